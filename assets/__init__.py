@@ -1,0 +1,1 @@
+"""Data: catalogue and game definitions (TOML), fonts and card-back art."""

@@ -1,0 +1,1 @@
+"""Cards: movement diagrams and card faces and backs as neutral drawings (never writes files)."""

@@ -1,0 +1,34 @@
+"""Options and helpers shared by the commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import wraps
+
+import click
+
+from pieces.catalogue import Catalogue, load_catalogue
+
+
+def catalogue_option(command):
+    """Add `--catalogue FILE` (repeatable) and pass the loaded catalogue as `catalogue`."""
+
+    @click.option(
+        "--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
+        help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.",
+    )
+    @wraps(command)
+    def wrapper(*args, catalogue_files: tuple[str, ...], **kwargs):
+        return command(*args, catalogue=load_catalogue(catalogue_files), **kwargs)
+
+    return wrapper
+
+
+def echo_json(data: object) -> None:
+    """Print data as indented JSON, with [dx, dy] pairs kept on one line."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(_PAIR.sub(r"[\1, \2]", text))
+
+
+_PAIR = re.compile(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]")

@@ -1,0 +1,1 @@
+"""Engine: board geometry, the move kernel, positions, game rules, notation and dealing."""

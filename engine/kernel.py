@@ -1,0 +1,175 @@
+"""The move kernel: a Movement compiled, per board and square, into rays of squares with flags.
+
+This is the project's only move generator. `destinations` walks a square's rays over an
+occupancy; the game rules (positions, check, castling, promotion) are built on top of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from engine.board import Board
+from pieces.movement import Hop, LegPath, Mode, Movement, Path
+
+EMPTY = -1  # occupancy value of an empty square; otherwise the side (0 White, 1 Black)
+
+
+class Reach(Enum):
+    """How a piece arrives on a destination square."""
+
+    MOVE = "move"
+    CAPTURE = "capture"
+    EN_PASSANT = "en passant"
+
+
+RANK = {Reach.MOVE: 0, Reach.EN_PASSANT: 1, Reach.CAPTURE: 2}  # a square reached two ways keeps the higher
+
+
+@dataclass(frozen=True, slots=True)
+class Ray:
+    """One way out of one square: squares to walk in order, with what must hold on the way."""
+
+    squares: tuple[int, ...]
+    via: tuple[int, ...] = ()  # earlier legs' squares: all must be empty
+    lame: tuple[tuple[int, ...], ...] = ()  # per square: more squares that must be empty to go on
+    jump: tuple[tuple[int, ...], ...] = ()  # per square: squares that must be occupied to arrive
+    move: bool = True
+    capture: bool = True
+    en_passant: bool = False
+    hop: Hop = Hop.NONE
+    initial: bool = False
+    skip_first: bool = False
+    path: Path | None = None  # the path this ray was compiled from (for diagrams and tests)
+
+
+@lru_cache(maxsize=None)
+def compile_movement(movement: Movement, board: Board, black: bool = False) -> tuple[tuple[Ray, ...], ...]:
+    """The rays of a movement from every square of a board, for White or Black."""
+    paths = movement.for_black() if black else movement.paths
+    return tuple(tuple(ray for path in paths for ray in path_rays(path, board, sq)) for sq in range(board.size))
+
+
+def path_rays(path: Path, board: Board, square: int) -> list[Ray]:
+    """The rays of one path from one square (a bent path may branch at each turning point)."""
+    start = (board.file_of(square), board.rank_of(square))
+    return [ray for ray in _walk_legs(path, board, 0, start, ()) if ray.squares]
+
+
+def _walk_legs(path: Path, board: Board, index: int, origin: tuple[int, int], via: tuple[int, ...]) -> Iterable[Ray]:
+    leg = path.legs[index]
+    if index == len(path.legs) - 1:
+        yield _final_ray(path, leg, board, origin, via)
+        return
+    for position, passed in _steps(leg, board, origin):
+        if position is None:
+            return
+        landing = board.square(*position)
+        yield from _walk_legs(path, board, index + 1, position, via + passed + (landing,))
+
+
+def _steps(leg: LegPath, board: Board, origin: tuple[int, int]):
+    """Successive (position, lame squares passed) along a leg; stops at the board edge."""
+    x, y = origin
+    count = 0
+    while leg.max_steps is None or count < leg.max_steps:
+        lame = _offsets(board, (x, y), leg.lame)
+        x, y = x + leg.vector[0], y + leg.vector[1]
+        if lame is None or not board.on_board(x, y):
+            return
+        yield (x, y), lame
+        count += 1
+
+
+def _offsets(board: Board, origin: tuple[int, int], offsets: tuple[tuple[int, int], ...]) -> tuple[int, ...] | None:
+    squares = []
+    for dx, dy in offsets:
+        if not board.on_board(origin[0] + dx, origin[1] + dy):
+            return None
+        squares.append(board.square(origin[0] + dx, origin[1] + dy))
+    return tuple(squares)
+
+
+def _final_ray(path: Path, leg: LegPath, board: Board, origin: tuple[int, int], via: tuple[int, ...]) -> Ray:
+    squares, lame, jump = [], [], []
+    position = origin
+    for step_to, passed in _steps(leg, board, origin):
+        jumped = _offsets(board, position, leg.jump)
+        squares.append(board.square(*step_to))
+        lame.append(passed)
+        jump.append(jumped or ())
+        position = step_to
+    return Ray(
+        squares=tuple(squares),
+        via=via,
+        lame=tuple(lame) if any(lame) else (),
+        jump=tuple(jump) if any(jump) else (),
+        move=Mode.MOVE in path.modes,
+        capture=Mode.CAPTURE in path.modes,
+        en_passant=Mode.EN_PASSANT in path.modes,
+        hop=path.hop,
+        initial=path.initial,
+        skip_first=leg.skip_first,
+        path=path,
+    )
+
+
+def destinations(
+    rays: Sequence[Ray],
+    occupancy: Sequence[int],
+    side: int,
+    unmoved: bool = False,
+    ep_squares: frozenset[int] = frozenset(),
+) -> dict[int, Reach]:
+    """Every square a piece can reach along its rays: occupancy holds EMPTY or a side per square."""
+    found: dict[int, Reach] = {}
+    for ray in rays:
+        if ray.initial and not unmoved:
+            continue
+        if any(occupancy[sq] != EMPTY for sq in ray.via):
+            continue
+        walk = _walk_hop if ray.hop is not Hop.NONE else _walk_plain
+        for square, reach in walk(ray, occupancy, side, ep_squares):
+            if RANK[reach] > RANK.get(found.get(square), -1):
+                found[square] = reach
+    return found
+
+
+def _walk_plain(ray: Ray, occupancy: Sequence[int], side: int, ep_squares: frozenset[int]):
+    for i, square in enumerate(ray.squares):
+        if ray.lame and any(occupancy[sq] != EMPTY for sq in ray.lame[i]):
+            return
+        if ray.jump and any(occupancy[sq] == EMPTY for sq in ray.jump[i]):
+            continue
+        if ray.skip_first and i == 0:
+            continue
+        who = occupancy[square]
+        if who == EMPTY:
+            if ray.en_passant and square in ep_squares:
+                yield square, Reach.EN_PASSANT
+            elif ray.move:
+                yield square, Reach.MOVE
+            continue
+        if ray.capture and who != side:
+            yield square, Reach.CAPTURE
+        return
+
+
+def _walk_hop(ray: Ray, occupancy: Sequence[int], side: int, ep_squares: frozenset[int]):
+    screened = False
+    for i, square in enumerate(ray.squares):
+        if ray.lame and any(occupancy[sq] != EMPTY for sq in ray.lame[i]):
+            return
+        who = occupancy[square]
+        if not screened:
+            screened = who != EMPTY
+            continue
+        if who == EMPTY:
+            if ray.move:
+                yield square, Reach.MOVE
+        elif ray.capture and who != side:
+            yield square, Reach.CAPTURE
+        if who != EMPTY or ray.hop is Hop.GRASSHOPPER:
+            return

@@ -1,0 +1,61 @@
+"""A piece alone on an empty board: its move, first-move and capture offsets (the kernel's answer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import Board, board_of
+from engine.kernel import EMPTY, Reach, compile_movement, destinations
+from pieces.catalogue import PieceDef, Rule
+
+Offset = tuple[int, int]
+PROBE_BOARD = board_of(15, 15)
+
+
+@dataclass(frozen=True, slots=True)
+class Offsets:
+    """Destinations as [dx, dy] offsets, White's view, for a piece alone on the centre square."""
+
+    moves: tuple[Offset, ...]
+    initial_moves: tuple[Offset, ...]  # extra non-captures open only to an unmoved piece
+    captures: tuple[Offset, ...]  # a lone enemy on the square can be taken by a moved piece
+    initial_captures: tuple[Offset, ...]  # extra captures open only to an unmoved piece
+
+
+def probe(piece: PieceDef, board: Board = PROBE_BOARD) -> Offsets:
+    """Where the piece can go from the board's centre, alone or with one enemy on a square."""
+    centre = board.square(board.files // 2, board.ranks // 2)
+    rays = compile_movement(piece.movement, board)[centre]
+    empty = [EMPTY] * board.size
+
+    def offsets(squares) -> tuple[Offset, ...]:
+        cx, cy = board.file_of(centre), board.rank_of(centre)
+        return tuple(sorted((board.file_of(s) - cx, board.rank_of(s) - cy) for s in squares))
+
+    def reachable(unmoved: bool) -> set[int]:
+        found = {s for s, reach in destinations(rays, empty, 0, unmoved).items() if reach is Reach.MOVE}
+        if piece.has(Rule.TELEPORT):
+            found |= teleport_squares(board, centre, empty)
+        return found
+
+    def capturable(unmoved: bool) -> set[int]:
+        found = set()
+        for square in range(board.size):
+            if square == centre:
+                continue
+            occupancy = list(empty)
+            occupancy[square] = 1
+            if destinations(rays, occupancy, 0, unmoved).get(square) is Reach.CAPTURE:
+                found.add(square)
+        return found
+
+    moves, captures = reachable(False), capturable(False)
+    return Offsets(
+        offsets(moves), offsets(reachable(True) - moves), offsets(captures), offsets(capturable(True) - captures)
+    )
+
+
+def teleport_squares(board: Board, square: int, occupancy) -> set[int]:
+    """Empty squares of the other colour from the one the piece stands on."""
+    light = board.is_light(square)
+    return {s for s in range(board.size) if occupancy[s] == EMPTY and board.is_light(s) != light}

@@ -1,0 +1,1 @@
+"""Pieces: the catalogue, the XBetza parser and the one movement model."""

@@ -1,0 +1,1 @@
+"""Printing: the only room that writes files (PDF, SVG, PNG, STL)."""

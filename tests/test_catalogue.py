@@ -1,0 +1,158 @@
+"""The catalogue: what it holds, how the loader rejects bad files, and the user's own files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dealer_cli import cli
+from pieces.catalogue import Group, Rule, load_catalogue, read_catalogue_file
+from pieces.errors import CatalogueError, UnknownPieceError
+
+CATALOGUE = load_catalogue()
+
+STARTER_ROYALS = {"chef", "king", "pharaoh", "pope", "president", "rex", "shogun"}
+STARTER_PIECES = {
+    "alfil", "alibaba", "antelope", "archbishop", "aurochs", "bishop", "bison", "buffalo", "camel", "cannon",
+    "chancellor", "cheetah", "dabbaba", "ferz", "giraffe", "gnu", "gryffon", "guard", "guardian", "impala",
+    "kirin", "knight", "lion", "mastodon", "minister", "nightrider", "phoenix", "queen", "rhinoceros", "rook",
+    "ship", "snake", "squirrel", "steward", "threeleaper", "turtle", "unicorn", "vao", "wazir", "zebra",
+}
+STARTER_PAWNS = {
+    f"{name}-pawn" for name in (
+        "arrow", "berolina", "chicken", "enhanced", "fish", "gold", "horse", "iron", "japanese", "korean", "lance",
+        "left-end", "linebacker", "mecklenbeck", "mongolian", "patient", "piglet", "right-end", "scorpion",
+        "silver", "standard", "torpedo", "zabel", "zombie",
+    )
+}
+GAMES = {
+    "chess": {"king", "queen", "rook", "bishop", "knight", "standard-pawn"},
+    "constable-spiel": {"king", "queen", "rook", "bishop", "knight", "standard-pawn", "woody-rook", "phoenix",
+                        "kirin", "ferfil"},
+    "wad-chess": {"king", "queen", "rook", "bishop", "knight", "standard-pawn", "champion"},
+    "consuls": {"king", "rook", "bishop", "knight", "consuls-pawn"},
+    "consuls-arena": {"arena-king"},
+    "spinal-tap": {"rook", "squire", "wizzen", "viceroy", "queen", "king", "spinal-minister", "spinal-pawn", "crab",
+                   "crowned-knight", "yanzee", "teleporter", "dazzler", "hyena"},
+}
+
+
+def ids(pieces):
+    return {p.id for p in pieces}
+
+
+def test_starter_kit_is_complete():
+    assert ids(CATALOGUE.select(sets=["starter"], groups=["royal"])) == STARTER_ROYALS
+    assert ids(CATALOGUE.select(sets=["starter"], groups=["piece"])) == STARTER_PIECES
+    assert ids(CATALOGUE.select(sets=["starter"], groups=["pawn"])) == STARTER_PAWNS
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_seed_game_has_its_pieces(game):
+    assert ids(CATALOGUE.select(games=[game])) == GAMES[game]
+
+
+def test_named_rules_are_attached():
+    get = CATALOGUE.get
+    assert get("linebacker-pawn").has(Rule.PUSH)
+    assert get("zombie-pawn").has(Rule.CONVERT_CAPTOR)
+    assert dict(get("chicken-pawn").rule_moves)[Rule.FLEE_WHEN_ATTACKED].betza == "bmRbmB"
+    assert get("mecklenbeck-pawn").has(Rule.PROMOTES_ON_PAWN_ROW)
+    assert {r for r, _ in get("consuls-pawn").rank_captures} == {0, 1, 2, 3}
+    assert get("hyena").rules == {Rule.UNCAPTURABLE, Rule.IMMOBILIZE}
+    assert get("yanzee").promotes_to == ("queen", "rook", "bishop", "knight")
+    assert all(p.group is Group.ROYAL for p in CATALOGUE.select(games=["consuls-arena"]))
+
+
+def test_codes_are_unique_and_orthodox_codes_are_single_letters():
+    assert len({p.code for p in CATALOGUE}) == len(CATALOGUE)
+    assert {CATALOGUE.by_code(c).id for c in "KQRBNP"} == GAMES["chess"]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    return path
+
+
+GOOD = 'id = "duck"\nname = "Duck"\ngroup = "piece"\ncode = "DK"\nbetza = "WD"\ntext = "Waddles."\n'
+
+
+@pytest.mark.parametrize(
+    "body, fragments",
+    [
+        (GOOD + 'colour = "red"\n', ["piece 'duck'", "colour", "unknown key"]),
+        (GOOD.replace('"piece"', '"bishop"'), ["piece 'duck'", "group", "'bishop'", "royal, piece, pawn, spear"]),
+        (GOOD.replace('"WD"', '"WX"'), ["piece 'duck'", "betza", "'WX'", "position 2"]),
+        (GOOD.replace('"DK"', '"dk"'), ["piece 'duck'", "code", "capital letters"]),
+        (GOOD.replace('"duck"', '"Duck Bill"'), ["id", "lowercase"]),
+        (GOOD.replace('text = "Waddles."\n', ""), ["piece 'duck'", "text", "missing"]),
+        (GOOD + 'rules = ["quack"]\n', ["piece 'duck'", "rules", "'quack'", "push"]),
+        (GOOD + 'rules = ["flee-when-attacked"]\n', ["piece 'duck'", "rule_betza", "missing"]),
+        (GOOD + 'rule_betza = { push = "W" }\n', ["piece 'duck'", "rule_betza", "'push'"]),
+        (GOOD + 'value = "lots"\n', ["piece 'duck'", "value", "number"]),
+        (GOOD + 'rank_captures = { first = "cK" }\n', ["piece 'duck'", "rank_captures", "'first'"]),
+    ],
+)
+def test_bad_pieces_are_rejected_naming_file_piece_and_field(tmp_path, body, fragments):
+    path = write(tmp_path, "[[piece]]\n" + body)
+    with pytest.raises(CatalogueError) as error:
+        read_catalogue_file(path)
+    message = str(error.value)
+    assert str(path) in message and "\n" not in message
+    for fragment in fragments:
+        assert fragment in message
+
+
+def test_duplicate_ids_in_one_file_and_clashing_codes_are_rejected(tmp_path):
+    with pytest.raises(CatalogueError, match="duplicate id"):
+        read_catalogue_file(write(tmp_path, "[[piece]]\n" + GOOD + "[[piece]]\n" + GOOD.replace("DK", "DL")))
+    with pytest.raises(CatalogueError, match="'N' is already used by 'knight'"):
+        load_catalogue([write(tmp_path, "[[piece]]\n" + GOOD.replace('"DK"', '"N"'))])
+    with pytest.raises(CatalogueError, match="not valid TOML"):
+        load_catalogue([write(tmp_path, "[[piece]\n")])
+
+
+def test_user_file_adds_and_overrides(tmp_path):
+    path = write(tmp_path, "[[piece]]\n" + GOOD + "[[piece]]\n" + GOOD.replace("duck", "knight").replace('"DK"', '"N"'))
+    catalogue = load_catalogue([path])
+    assert catalogue.get("duck").betza == "WD"
+    assert catalogue.get("knight").betza == "WD" and len(catalogue) == len(CATALOGUE) + 1
+
+
+def test_unknown_id_suggests_close_names():
+    with pytest.raises(UnknownPieceError, match="did you mean knight"):
+        CATALOGUE.get("knigt")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_catalogue_command_lists_every_piece():
+    rows = json.loads(run("catalogue", "--json").output)
+    assert {r["id"] for r in rows} == ids(CATALOGUE)
+    assert all({"id", "name", "group", "sets", "betza", "value"} <= set(r) for r in rows)
+    table = run("catalogue", "--group", "royal").output
+    assert "Pharaoh" in table and "Knight" not in table
+
+
+@pytest.mark.parametrize("piece", list(CATALOGUE), ids=lambda p: p.id)
+def test_piece_json_for_every_piece(piece):
+    result = run("piece", piece.id, "--json")
+    data = json.loads(result.output)
+    assert data["id"] == piece.id and data["betza"] == piece.betza and data["description"] == piece.text
+    for key in ("moves", "initial_moves", "captures"):
+        assert all(isinstance(o, list) and len(o) == 2 for o in data[key])
+
+
+def test_cli_errors_are_one_line_with_status_1(tmp_path):
+    result = CliRunner().invoke(cli, ["piece", "knigt"])
+    assert result.exit_code == 1 and result.output.strip().count("\n") == 0 and "knight" in result.output
+    bad = write(tmp_path, "[[piece]]\n" + GOOD.replace('"piece"', '"bishop"'))
+    result = CliRunner().invoke(cli, ["catalogue", "--catalogue", str(bad)])
+    assert result.exit_code == 1 and "group" in result.output
+    assert CliRunner().invoke(cli, ["piece"]).exit_code == 2
