@@ -25,6 +25,7 @@ STANDARD_PAWN = "fmWfceFifmnD"
 DEFAULT_BOARD = board_of(8, 8)
 
 
+@lru_cache(maxsize=None)
 def mobility(movement: Movement, board: Board = DEFAULT_BOARD) -> float:
     """Expected number of moves, averaged over every square of the board."""
     total = 0.0
