@@ -14,6 +14,7 @@ from engine.board import Board
 from engine.dealing import Army, Deal, DealError, ExtraRow, Procedure
 from engine.values import piece_value
 from pieces.catalogue import Catalogue, PieceDef
+from pieces.datafile import read_toml
 
 UNLIMITED_REACH = 99
 SIMPLIFIED_ROW = ("rook", "knight", "bishop", "queen", "royal", "bishop", "knight", "rook")
@@ -185,3 +186,23 @@ def _arrange_simplified(deal: Deal, side: str, catalogue: Catalogue, choice: Cho
     row = tuple(names[slot] for slot in SIMPLIFIED_ROW)
     discarded = tuple((Counter(hand.pieces) - Counter(stand_ins)).elements()) + tuple(p for p in hand.pawns if p != pawn)
     return Army(side, hand.royal, (row,), (pawn,) * 8, (), (queen, rook, bishop, knight), discarded)
+
+
+def parse_rows(text: str) -> tuple[tuple[str, ...], ...]:
+    """Rows written on the command line: ids separated by commas, rows by '/' (back row first)."""
+    return tuple(tuple(card.strip() for card in row.split(",") if card.strip()) for row in text.split("/"))
+
+
+def load_choices(path) -> dict[str, Choice]:
+    """Arrangements from a TOML file with [white] and [black] tables of `rows` (or `back_rank`) and `pawns`."""
+    data = read_toml(path, "arrangement", DealError)
+    choices = {}
+    for side, table in data.items():
+        if side not in ("white", "black") or not isinstance(table, dict):
+            raise DealError(f"{path}: unknown table {side!r}; allowed: [white], [black]")
+        unknown = set(table) - {"rows", "back_rank", "pawns"}
+        if unknown:
+            raise DealError(f"{path}: [{side}] unknown key {sorted(unknown)[0]!r}; allowed: rows, back_rank, pawns")
+        rows = table.get("rows") or ([table["back_rank"]] if "back_rank" in table else None)
+        choices[side] = Choice(tuple(map(tuple, rows)) if rows else None, tuple(table["pawns"]) if "pawns" in table else None)
+    return choices

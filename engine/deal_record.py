@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.arrangement import placement
 from engine.dealing import Army, Deal, DealError, ExtraRow, hand_value
+from pieces.datafile import read_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +88,9 @@ def deal_json(game: DealtGame, catalogue, fen: str) -> dict:
 
 def read_deal_file(path: str | Path) -> dict:
     """A saved deal's JSON; raise DealError naming the file if it is missing or damaged."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DealError(f"{path}: no such deal file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DealError(f"{path}: not a deal file (bad JSON: {error})") from None
+    data = read_json(path, "deal", DealError)
+    if not isinstance(data, dict):
+        raise DealError(f"{path}: not a deal file; expected a JSON object")
     missing = [key for key in ("seed", "board", "game", "white", "black", "fen") if key not in data]
     if missing:
         raise DealError(f"{path}: not a complete deal file; missing {', '.join(missing)}")

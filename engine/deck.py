@@ -6,11 +6,11 @@ id may repeat (two printed copies of a card). Errors name the file, the list and
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from pieces.catalogue import Catalogue, Group
+from pieces.datafile import read_toml
 from pieces.errors import DealerError
 
 DECK_KEYS = {"royals": Group.ROYAL, "pieces": Group.PIECE, "pawns": Group.PAWN, "spears": Group.SPEAR}
@@ -49,12 +49,7 @@ def starter_deck(catalogue: Catalogue) -> Deck:
 def load_deck(path: str | Path, catalogue: Catalogue) -> Deck:
     """A deck from a TOML file; raise DeckError naming the file, list and id that are wrong."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DeckError(f"{path}: no such deck file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise DeckError(f"{path}: not valid TOML ({error})") from None
+    data = read_toml(path, "deck", DeckError)
     unknown = set(data) - set(DECK_KEYS) - {"name"}
     if unknown:
         raise DeckError(f"{path}: unknown key {sorted(unknown)[0]!r}; allowed: name, {', '.join(DECK_KEYS)}")

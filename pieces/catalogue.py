@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
+from pieces.datafile import read_toml
 from pieces.errors import BetzaError, CatalogueError, UnknownPieceError
 from pieces.movement import Movement, parse_movement
 
@@ -156,12 +156,7 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
 
 def read_catalogue_file(path: Path) -> list[PieceDef]:
     """Every piece of one catalogue file; raise CatalogueError naming what is wrong."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such catalogue file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CatalogueError(f"{path}: not valid TOML ({error})") from None
+    data = read_toml(path, "catalogue", CatalogueError)
     unknown = set(data) - {"piece"}
     if unknown:
         raise CatalogueError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}; allowed: [[piece]] tables")
