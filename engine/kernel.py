@@ -173,3 +173,147 @@ def _walk_hop(ray: Ray, occupancy: Sequence[int], side: int, ep_squares: frozens
             yield square, Reach.CAPTURE
         if who != EMPTY or ray.hop is Hop.GRASSHOPPER:
             return
+
+
+# --- The fast path: the same rays flattened for the rules engine's tight loops. ---------------
+#
+# Positions walk these entries instead of calling `destinations` per piece: an entry is
+# (squares, flags, ray); ray is None for a plain slide or leap (no via, lame, jump, hop or skip)
+# and the Ray itself otherwise, which is then walked by the generic walkers above.
+
+F_MOVE, F_CAPTURE, F_EP, F_INITIAL = 1, 2, 4, 8
+R_MOVE, R_EP, R_CAPTURE = 0, 1, 2  # reach codes of `fast_destinations`, ranked like RANK
+
+Entry = tuple[tuple[int, ...], int, "Ray | None"]
+
+
+def is_plain(ray: Ray) -> bool:
+    """A ray walked square by square until the first piece: no conditions but emptiness."""
+    return not (ray.via or ray.lame or ray.jump or ray.skip_first) and ray.hop is Hop.NONE
+
+
+def fast_entries(rays: Sequence[Ray]) -> tuple[Entry, ...]:
+    """One square's rays as fast-path entries."""
+    return tuple(
+        (
+            ray.squares,
+            (F_MOVE if ray.move else 0) | (F_CAPTURE if ray.capture else 0)
+            | (F_EP if ray.en_passant else 0) | (F_INITIAL if ray.initial else 0),
+            None if is_plain(ray) else ray,
+        )
+        for ray in rays
+    )
+
+
+def rays_overlap(per_square: Sequence[Sequence[Ray]]) -> bool:
+    """Whether two rays of one square can end on the same square (destinations then need merging)."""
+    for rays in per_square:
+        seen: set[int] = set()
+        for ray in rays:
+            squares = set(ray.squares)
+            if seen & squares:
+                return True
+            seen |= squares
+    return False
+
+
+_REACH_CODE = {Reach.MOVE: R_MOVE, Reach.EN_PASSANT: R_EP, Reach.CAPTURE: R_CAPTURE}
+
+
+def fast_destinations(entries, occ, side, unmoved, ep_squares, out) -> None:
+    """Append (square, reach code) for every destination along the entries (may repeat squares)."""
+    for squares, flags, ray in entries:
+        if flags & F_INITIAL and not unmoved:
+            continue
+        if ray is None:
+            for sq in squares:
+                who = occ[sq]
+                if who == EMPTY:
+                    if flags & F_EP and sq in ep_squares:
+                        out.append((sq, R_EP))
+                    elif flags & F_MOVE:
+                        out.append((sq, R_MOVE))
+                    continue
+                if flags & F_CAPTURE and who != side:
+                    out.append((sq, R_CAPTURE))
+                break
+            continue
+        if any(occ[sq] != EMPTY for sq in ray.via):
+            continue
+        walk = _walk_hop if ray.hop is not Hop.NONE else _walk_plain
+        for sq, reach in walk(ray, occ, side, ep_squares):
+            out.append((sq, _REACH_CODE[reach]))
+
+
+def capture_lines(entries_per_square: Sequence[Sequence[Entry]]) -> tuple[dict, ...]:
+    """Per from-square: target square -> tuple of (squares before it, ray or None) that can capture there.
+
+    The attack table of a piece type, compiled from the same rays: a target is attacked when one
+    line's squares before it are all empty (plain rays) or `ray_captures_at` says so (others).
+    """
+    tables = []
+    for entries in entries_per_square:
+        table: dict[int, list] = {}
+        for squares, flags, ray in entries:
+            if not flags & F_CAPTURE or flags & F_INITIAL:
+                continue
+            for index, sq in enumerate(squares):
+                table.setdefault(sq, []).append((squares[:index], None) if ray is None else (index, ray))
+        tables.append({sq: tuple(lines) for sq, lines in table.items()})
+    return tuple(tables)
+
+
+def ray_captures_at(ray: Ray, index: int, occ: Sequence[int]) -> bool:
+    """Whether a (non-plain) ray can capture on its square number `index` over this occupancy."""
+    if any(occ[sq] != EMPTY for sq in ray.via):
+        return False
+    screens = 0
+    for i in range(index + 1):
+        if ray.lame and any(occ[sq] != EMPTY for sq in ray.lame[i]):
+            return False
+        if i == index:
+            break
+        if ray.hop is Hop.NONE:
+            if ray.jump and any(occ[sq] == EMPTY for sq in ray.jump[i]):
+                continue
+            if ray.skip_first and i == 0:
+                continue
+            if occ[ray.squares[i]] != EMPTY:
+                return False
+        elif occ[ray.squares[i]] != EMPTY:
+            screens += 1
+            if ray.hop is Hop.GRASSHOPPER and i != index - 1:
+                return False
+    if ray.hop is not Hop.NONE:
+        return screens == 1
+    if ray.jump and any(occ[sq] == EMPTY for sq in ray.jump[index]):
+        return False
+    return not (ray.skip_first and index == 0)
+
+
+def line_squares(line) -> tuple[int, ...]:
+    """Every square whose occupancy can change whether a capture line reaches its target."""
+    before, ray = line
+    if ray is None:
+        return before
+    index = before
+    squares = list(ray.via) + list(ray.squares[:index])
+    for i in range(index + 1):
+        if ray.lame:
+            squares.extend(ray.lame[i])
+        if ray.jump:
+            squares.extend(ray.jump[i])
+    return tuple(squares)
+
+
+@lru_cache(maxsize=None)
+def teleport_rays(board: Board) -> tuple[tuple[Ray, ...], ...]:
+    """Per square, a move-only one-square ray to every square of the other colour (the Teleporter)."""
+    return tuple(
+        tuple(
+            Ray(squares=(target,), capture=False)
+            for target in range(board.size)
+            if board.is_light(target) != board.is_light(square)
+        )
+        for square in range(board.size)
+    )

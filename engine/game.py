@@ -1,0 +1,351 @@
+"""Game definitions (assets/games/*.toml) and piece types compiled for a game's board.
+
+A `GameDef` is data: board, start FEN, castling, promotion and hand rules. `start_position`
+builds a Position from a game plus an explicit placement and hands (what a deal supplies).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from engine.board import Board, BoardError, parse_board_size
+from engine.errors import GameError
+from engine.kernel import (
+    capture_lines, compile_movement, fast_entries, rays_overlap, teleport_rays,
+)
+from pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
+from pieces.datafile import read_toml
+from pieces.movement import Mode, Movement, Path as MovePath
+
+if TYPE_CHECKING:
+    from engine.position import Position
+
+
+class Castling(Enum):
+    """Where the royal and its partner land when castling."""
+
+    NONE = "none"
+    ORTHODOX = "orthodox"  # king side: royal next to the corner, partner inside it; queen side: royal on c, partner on d
+    ADJACENT = "adjacent"  # royal lands next to the partner's square, the partner jumps over it (Consuls, Spinal Tap)
+    FREE = "free"  # royal to any empty unattacked square between it and the partner, partner to the royal's square
+
+
+class Promotion(Enum):
+    """What a pawn may become on its promotion zone."""
+
+    NONE = "none"
+    LIST = "list"  # any piece of `promotion_pieces`
+    HAND = "hand"  # a piece from the owner's hand, which is used up (or from the big-deck draw)
+
+
+class Captured(Enum):
+    """Where a captured piece (group `piece`) goes."""
+
+    NOWHERE = "nowhere"
+    CAPTOR = "captor"  # Dealer's Chess: the capturer takes its doppleganger into hand
+    OWNER = "owner"  # Spinal Tap: the owner may promote to it later
+
+
+KEYS = {
+    "id", "name", "seed", "board", "start", "castling", "castling_partners", "promotion",
+    "promotion_pieces", "captured", "pawn_rank", "notes", "shared_extras",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef:
+    """One game: the board, how it starts and the rules that differ between games."""
+
+    id: str
+    name: str
+    board: Board
+    start: str  # FEN
+    castling: Castling = Castling.ORTHODOX
+    castling_partners: tuple[str, ...] = ("rook",)  # piece ids, or ("corner",) for any corner piece
+    promotion: Promotion = Promotion.LIST
+    promotion_pieces: tuple[str, ...] = ("queen", "rook", "bishop", "knight")
+    captured: Captured = Captured.NOWHERE
+    pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
+    shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
+    seed: str = ""
+    notes: str = ""
+
+    @property
+    def corner_castling(self) -> bool:
+        return self.castling_partners == ("corner",)
+
+
+def game_files() -> list[Path]:
+    """The built-in game files, in name order."""
+    folder = resources.files("assets") / "games"
+    return sorted(Path(str(folder / e.name)) for e in folder.iterdir() if e.name.endswith(".toml"))
+
+
+@lru_cache(maxsize=None)
+def builtin_games() -> dict[str, GameDef]:
+    """Every game in assets/games by id."""
+    games = {}
+    for path in game_files():
+        game = read_game_file(path)
+        games[game.id] = game
+    return games
+
+
+def load_game(name: str) -> GameDef:
+    """A built-in game by id, or a game TOML file by path; raise GameError naming the choices."""
+    games = builtin_games()
+    if name in games:
+        return games[name]
+    if name.endswith(".toml"):
+        return read_game_file(Path(name))
+    raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
+
+
+def read_game_file(path: Path) -> GameDef:
+    """One game TOML file; raise GameError naming the file, key and allowed values."""
+    data = read_toml(path, "game", GameError)
+    for key in data:
+        if key not in KEYS:
+            raise GameError(f"{path}: unknown key {key!r}; allowed: {', '.join(sorted(KEYS))}")
+    for key in ("id", "name", "board", "start"):
+        if not isinstance(data.get(key), str):
+            raise GameError(f"{path}: {key}: missing or not a string")
+    try:
+        board = parse_board_size(data["board"])
+    except BoardError as error:
+        raise GameError(f"{path}: board: {error}") from None
+    return GameDef(
+        id=data["id"], name=data["name"], board=board, start=data["start"],
+        castling=_enum(path, data, "castling", Castling, Castling.ORTHODOX),
+        castling_partners=tuple(data.get("castling_partners", ("rook",))),
+        promotion=_enum(path, data, "promotion", Promotion, Promotion.LIST),
+        promotion_pieces=tuple(data.get("promotion_pieces", ("queen", "rook", "bishop", "knight"))),
+        captured=_enum(path, data, "captured", Captured, Captured.NOWHERE),
+        pawn_rank=int(data.get("pawn_rank", 2)) - 1,
+        shared_extras=bool(data.get("shared_extras", False)),
+        seed=str(data.get("seed", "")), notes=str(data.get("notes", "")),
+    )
+
+
+def _enum(path: Path, data: Mapping, key: str, kind: type[Enum], default):
+    if key not in data:
+        return default
+    try:
+        return kind(data[key])
+    except ValueError:
+        allowed = ", ".join(m.value for m in kind)
+        raise GameError(f"{path}: {key}: {data[key]!r} is not allowed; allowed: {allowed}") from None
+
+
+def start_position(
+    game: GameDef | str,
+    placement: Mapping[str, tuple[str, str]] | None = None,
+    hands: Mapping[str, Sequence[str]] | None = None,
+    shared: Sequence[str] = (),
+    draw_stack: Sequence[str] | None = None,
+    deck_seed: int = 0,
+    pawn_rank: int | None = None,
+    catalogue: Catalogue | None = None,
+) -> "Position":
+    """A start position: the game's own, or an explicit placement {'e1': ('king', 'white'), ...} and hands.
+
+    This is what the dealing code calls: every castling right with an unmoved corner piece (or
+    partner) is granted, hands hold piece ids per side ('white'/'black'), `shared` names the two
+    shared extras (already in both hands), `draw_stack` (top card first) turns on the big-deck
+    option, and `pawn_rank` (1-based, White's view) says where the pawns start if not the game's.
+    """
+    from engine.notation import format_fen, parse_fen
+
+    game = load_game(game) if isinstance(game, str) else game
+    catalogue = catalogue or default_catalogue()
+    if placement is None:
+        return parse_fen(game.start, game, catalogue)
+    fields = [_placement_fen(game, placement, catalogue) + " w - - 0 1"]
+    if pawn_rank is not None and pawn_rank - 1 != game.pawn_rank:
+        fields.append(f"pawnrank={pawn_rank}")
+    position = parse_fen(" ".join(fields), game, catalogue)
+    position.grant_castling_rights()
+    for side, name in enumerate(("white", "black")):
+        position.hands[side] = tuple(sorted((hands or {}).get(name, ()), key=lambda i: catalogue.get(i).code))
+    position.shared = tuple(sorted(shared, key=lambda i: catalogue.get(i).code))
+    if draw_stack is not None:
+        from engine.position import DeckState
+
+        position.deck = DeckState(tuple(draw_stack), (), deck_seed, 0)
+    return parse_fen(format_fen(position), game, catalogue)
+
+
+def _placement_fen(game: GameDef, placement: Mapping[str, tuple[str, str]], catalogue: Catalogue) -> str:
+    from engine.notation import piece_letters
+
+    board = game.board
+    grid: dict[int, str] = {}
+    for name, (piece_id, side) in placement.items():
+        if side not in ("white", "black"):
+            raise GameError(f"square {name}: side {side!r} is not allowed; allowed: white, black")
+        grid[board.parse_square(name)] = piece_letters(catalogue.get(piece_id).code, side == "black")
+    rows = []
+    for rank in range(board.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(board.files):
+            letters = grid.get(board.square(file, rank))
+            if letters is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + letters
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+@lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    """The built-in catalogue, loaded once."""
+    return load_catalogue()
+
+
+# --- Piece types compiled for one board ---------------------------------------------------
+
+
+@dataclass(slots=True)
+class PieceType:
+    """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines."""
+
+    index: int
+    piece: PieceDef
+    fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
+    attacks: tuple  # [side][square] -> {target: lines}
+    overlap: tuple  # [side] -> whether destinations must be merged
+    flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
+    push: tuple | None  # [side][square] -> entries onto enemies that a Linebacker may push
+    teleport: tuple | None  # [square] -> entries of the Teleporter's jump
+    zobrist: tuple  # [side][square] -> random 64-bit key
+    royal: bool
+    group: Group
+    initial: bool  # has first-move-only paths
+    no_ep_victim: bool
+    uncapturable: bool
+    promotes: bool
+    promo_ranks: frozenset
+    convert_captor: bool
+    immobilize: bool
+    dazzle: bool
+
+
+class TypeTable:
+    """The piece types a position uses, by index; types are added on demand by id or code."""
+
+    def __init__(self, board: Board, catalogue: Catalogue, game: GameDef, pawn_rank: int) -> None:
+        self.board, self.catalogue, self.game, self.pawn_rank = board, catalogue, game, pawn_rank
+        self.types: list[PieceType] = []
+        self._by_id: dict[str, int] = {}
+        self._by_code: dict[str, int] = {}
+        self._codes = {piece.code: piece.id for piece in catalogue}
+
+    def __getitem__(self, index: int) -> PieceType:
+        return self.types[index]
+
+    def index(self, piece_id: str) -> int:
+        """The index of a piece id, compiling the type the first time."""
+        found = self._by_id.get(piece_id)
+        if found is None:
+            found = len(self.types)
+            self.types.append(compile_type(found, self.catalogue.get(piece_id), self.board, self.game, self.pawn_rank))
+            self._by_id[piece_id] = found
+        return found
+
+    def by_code(self, code: str) -> int | None:
+        """The index of a notation code, or None if no catalogue piece has it."""
+        piece_id = self._codes.get(code)
+        return None if piece_id is None else self.index(piece_id)
+
+    def id_of(self, index: int) -> str:
+        return self.types[index].piece.id
+
+
+def _rank_back(board: Board, square: int, side: int) -> int:
+    rank = board.rank_of(square)
+    return board.ranks - 1 - rank if side == 0 else rank
+
+
+def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozenset[int]):
+    black = side == 1
+    base = compile_movement(piece.movement, board, black)
+    extra_by_rank = {back: compile_movement(m, board, black) for back, m in piece.rank_captures}
+    per_square = []
+    for sq in range(board.size):
+        rays = list(base[sq])
+        extra = extra_by_rank.get(_rank_back(board, sq, side))
+        if extra is not None:
+            rays.extend(extra[sq])
+        for rule, movement in piece.rule_moves:
+            if rule is Rule.DOUBLE_STEP_TO_PROMOTE:
+                rays.extend(
+                    r for r in compile_movement(movement, board, black)[sq]
+                    if _rank_back(board, r.squares[-1], side) in promo_ranks
+                )
+        per_square.append(tuple(rays))
+    return per_square
+
+
+def compile_type(index: int, piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
+    """Compile one catalogue piece for a board: rays per colour and square, attack lines, rule tables."""
+    promo = promotion_ranks(piece, game, pawn_rank)
+    fast, attacks, overlap = [], [], []
+    for side in (0, 1):
+        rays = _side_tables(piece, board, side, promo)
+        entries = tuple(fast_entries(r) for r in rays)
+        fast.append(entries)
+        attacks.append(capture_lines(entries))
+        overlap.append(rays_overlap(rays))
+    flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
+    rng = random.Random(f"{piece.id}/{board.label}")
+    zobrist = tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))
+    return PieceType(
+        index=index, piece=piece, fast=tuple(fast), attacks=tuple(attacks), overlap=tuple(overlap),
+        flee=flee, push=_push_entries(piece, board) if piece.has(Rule.PUSH) else None,
+        teleport=tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None,
+        zobrist=zobrist, royal=piece.is_royal, group=piece.group,
+        initial=any(p.initial for p in piece.movement.paths),
+        no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
+        uncapturable=piece.has(Rule.UNCAPTURABLE),
+        promotes=bool(promo), promo_ranks=promo,
+        convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
+        dazzle=piece.has(Rule.DAZZLE),
+    )
+
+
+def promotion_ranks(piece: PieceDef, game: GameDef, pawn_rank: int) -> frozenset[int]:
+    """Ranks counted back from the far rank on which this piece promotes (empty: never)."""
+    if piece.has(Rule.NO_PROMOTION) or piece.is_royal:
+        return frozenset()
+    pawnish = piece.group in (Group.PAWN, Group.SPEAR) or piece.has(Rule.PROMOTES_TO_CAPTURED)
+    if piece.has(Rule.PROMOTES) or (pawnish and game.promotion is not Promotion.NONE):
+        if piece.has(Rule.PROMOTES_ON_PAWN_ROW):
+            return frozenset(range(pawn_rank + 1))
+        return frozenset({0})
+    return frozenset()
+
+
+def _rule_entries(piece: PieceDef, rule: Rule, board: Board):
+    movement = dict(piece.rule_moves).get(rule)
+    if movement is None:
+        return None
+    return tuple(tuple(fast_entries(r) for r in compile_movement(movement, board, side == 1)) for side in (0, 1))
+
+
+def _push_entries(piece: PieceDef, board: Board):
+    """The Linebacker's single steps, compiled as captures: the squares it may push from."""
+    paths = tuple(
+        MovePath(p.legs, frozenset({Mode.CAPTURE}), p.hop, False)
+        for p in piece.movement.paths
+        if not p.initial and len(p.legs) == 1 and p.final.max_steps == 1 and Mode.MOVE in p.modes
+    )
+    movement = Movement(piece.movement.betza + " (push)", (), paths)
+    return tuple(tuple(fast_entries(r) for r in compile_movement(movement, board, side == 1)) for side in (0, 1))

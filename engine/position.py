@@ -1,0 +1,343 @@
+"""The mutable Position: mailbox placement, side to move, hands, rights and counters; push/pop.
+
+Move generation and the game's rules live in engine.rules; FEN in engine.notation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.board import Board
+from engine.game import Captured, GameDef, Promotion, TypeTable
+from engine.kernel import EMPTY
+from engine.move import Kind, Move
+from engine.rng import SplitMix64
+from pieces.catalogue import Catalogue, Group
+
+if TYPE_CHECKING:
+    from engine.rules import Outcome
+
+WHITE, BLACK = 0, 1
+SIDE_NAMES = ("white", "black")
+_MOVED_RNG = random.Random("moved")
+MOVED_Z = tuple(_MOVED_RNG.getrandbits(64) for _ in range(256))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckState:
+    """The big-deck option: draw stack (top first), discard pile, and the reshuffle seed and count."""
+
+    draw: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    seed: int = 0
+    shuffles: int = 0
+
+    def after_promotion(self, chosen: str) -> DeckState:
+        """Draw three, keep `chosen`, discard the other two; reshuffle when fewer than three remain."""
+        drawn = list(self.draw[:3])
+        drawn.remove(chosen)
+        draw, discard = self.draw[3:], self.discard + tuple(drawn)
+        if len(draw) >= 3:
+            return DeckState(draw, discard, self.seed, self.shuffles)
+        cards = list(discard + draw)
+        SplitMix64(self.seed * 1_000_003 + self.shuffles + 1).shuffle(cards)
+        return DeckState(tuple(cards), (), self.seed, self.shuffles + 1)
+
+    def after_capture(self, piece_id: str) -> DeckState:
+        return DeckState(self.draw, self.discard + (piece_id,), self.seed, self.shuffles)
+
+
+@dataclass(slots=True)
+class Position:
+    """A position of any game on any board up to 16x16. Build it with notation.parse_fen or game.start_position."""
+
+    game: GameDef
+    catalogue: Catalogue
+    pawn_rank: int
+    board: Board = field(init=False)
+    types: TypeTable = field(init=False)
+    piece: list[int] = field(init=False)  # type index per square, -1 when empty
+    occ: list[int] = field(init=False)  # EMPTY or the side per square (the kernel's occupancy)
+    moved: list[bool] = field(init=False)
+    turn: int = WHITE
+    castling: frozenset[int] = frozenset()  # squares of the partners that may still castle
+    ep: tuple[int, ...] = ()  # squares the last multi-step pawn move passed
+    ep_victim: int = -1  # where that pawn stands
+    halfmove: int = 0
+    fullmove: int = 1
+    hands: list[tuple[str, ...]] = field(default_factory=lambda: [(), ()])
+    shared: tuple[str, ...] = ()  # Dealer's shared extras still in both hands
+    deck: DeckState | None = None
+    dazzled: frozenset[int] = frozenset()  # pieces that may not move this turn (jumped by the enemy dazzler)
+    shielded: frozenset[int] = frozenset()  # pieces that may not be captured this turn
+    must_move: frozenset[int] = frozenset()  # hyenas jumped by the enemy dazzler
+    royals: list[set[int]] = field(init=False)
+    squares: list[set[int]] = field(init=False)
+    hash: int = 0
+    stack: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.board = self.game.board
+        self.types = TypeTable(self.board, self.catalogue, self.game, self.pawn_rank)
+        size = self.board.size
+        self.piece, self.occ, self.moved = [-1] * size, [EMPTY] * size, [False] * size
+        self.royals, self.squares = [set(), set()], [set(), set()]
+
+    # --- placement --------------------------------------------------------------------
+    def _z(self, t: int, side: int, sq: int, moved: bool) -> int:
+        kind = self.types.types[t]
+        return kind.zobrist[side][sq] ^ (MOVED_Z[sq] if moved and kind.initial else 0)
+
+    def set_square(self, sq: int, t: int, side: int, moved: bool) -> None:
+        """Put type t of a side on a square (t = -1 empties it), keeping sets and hash in step."""
+        old = self.piece[sq]
+        if old >= 0:
+            old_side = self.occ[sq]
+            self.hash ^= self._z(old, old_side, sq, self.moved[sq])
+            self.squares[old_side].discard(sq)
+            self.royals[old_side].discard(sq)
+        self.piece[sq], self.occ[sq], self.moved[sq] = t, side, moved
+        if t >= 0:
+            self.hash ^= self._z(t, side, sq, moved)
+            self.squares[side].add(sq)
+            if self.types.types[t].royal:
+                self.royals[side].add(sq)
+
+    def piece_at(self, sq: int) -> tuple[str, int] | None:
+        """(piece id, side) on a square, or None."""
+        t = self.piece[sq]
+        return None if t < 0 else (self.types.id_of(t), self.occ[sq])
+
+    def royal_for(self, partner: int) -> int:
+        """The royal a castling partner castles with: the nearest royal inward on its rank, or -1."""
+        board = self.board
+        side = self.occ[partner]
+        if side == EMPTY:
+            return -1
+        rank, file = board.rank_of(partner), board.file_of(partner)
+        step = 1 if file < board.files // 2 else -1
+        f = file + step
+        while 0 <= f < board.files:
+            sq = board.square(f, rank)
+            if sq in self.royals[side]:
+                return sq
+            f += step
+        return -1
+
+    def grant_castling_rights(self) -> None:
+        """Every right the placement allows: an unmoved partner on its back rank with a royal inward of it."""
+        from engine.rules import castling_partner_ok
+
+        rights = set()
+        for side in (WHITE, BLACK):
+            rank = 0 if side == WHITE else self.board.ranks - 1
+            for file in range(self.board.files):
+                sq = self.board.square(file, rank)
+                if self.occ[sq] == side and castling_partner_ok(self, sq) and self.royal_for(sq) >= 0:
+                    rights.add(sq)
+        self.castling = frozenset(rights)
+
+    # --- board-level make and unmake -------------------------------------------------
+    def apply(self, m: Move) -> list:
+        """Change the squares a move touches; return what `revert` needs. No other state changes."""
+        piece, occ, moved = self.piece, self.occ, self.moved
+        frm, to = m.frm, m.to
+        t, side = piece[frm], occ[frm]
+        undo = [(frm, t, side, moved[frm]), (to, piece[to], occ[to], moved[to])]
+        if m.kind == Kind.CASTLE:
+            partner, pt = m.extra, piece[m.extra]
+            undo.append((partner, pt, side, moved[partner]))
+            undo.append((m.partner_to, piece[m.partner_to], occ[m.partner_to], moved[m.partner_to]))
+            self.set_square(frm, -1, EMPTY, False)
+            self.set_square(partner, -1, EMPTY, False)
+            self.set_square(to, t, side, True)
+            self.set_square(m.partner_to, pt, side, True)
+            return undo
+        if m.kind == Kind.PUSH:
+            beyond = m.extra
+            undo.append((beyond, piece[beyond], occ[beyond], moved[beyond]))
+            self.set_square(beyond, piece[to], occ[to], True)
+        new_t = t
+        if m.promotion is not None:
+            new_t = self.types.index(m.promotion)
+        victim = piece[to]
+        if m.kind == Kind.EN_PASSANT:
+            v = m.extra
+            victim = piece[v]
+            undo.append((v, victim, occ[v], moved[v]))
+            self.set_square(v, -1, EMPTY, False)
+        if victim >= 0 and m.kind != Kind.PUSH and self.types.types[victim].convert_captor:
+            new_t = victim
+        self.set_square(frm, -1, EMPTY, False)
+        self.set_square(to, new_t, side, True)
+        return undo
+
+    def revert(self, undo: list) -> None:
+        """Undo `apply`."""
+        for sq, t, side, was_moved in reversed(undo):
+            self.set_square(sq, t, side, was_moved)
+
+    # --- full make and unmake ---------------------------------------------------------
+    def push(self, m: Move) -> None:
+        """Play a move (assumed legal: use rules.play to check) and remember how to take it back."""
+        s = self.turn
+        mover = self.types.types[self.piece[m.frm]]
+        victim_sq = m.extra if m.kind == Kind.EN_PASSANT else (m.to if m.kind == Kind.NORMAL else -1)
+        victim = self.piece[victim_sq] if victim_sq >= 0 else -1
+        saved = (
+            self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, self.hands[0], self.hands[1],
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move,
+        )
+        if self.castling:
+            self.castling = self._castling_after(m, mover.royal)
+        if mover.dazzle or self.dazzled or self.shielded or self.must_move:
+            self._dazzle_after(m, mover.dazzle, s)
+        if victim >= 0 or m.promotion is not None:
+            self._hands_after(m, victim, s, mover)
+        self.ep, self.ep_victim = self._ep_after(m, mover, victim)
+        undo = self.apply(m)
+        self.stack.append((m, saved, undo))
+        self.halfmove = 0 if victim >= 0 or mover.group is Group.PAWN else self.halfmove + 1
+        if s == BLACK:
+            self.fullmove += 1
+        self.turn = 1 - s
+        self.keys.append(self.key())
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        m, saved, undo = self.stack.pop()
+        self.revert(undo)
+        (
+            self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, h0, h1,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move,
+        ) = saved
+        self.hands = [h0, h1]
+        self.turn = 1 - self.turn
+        self.keys.pop()
+        return m
+
+    def key(self) -> tuple:
+        """What makes two positions the same for repetition."""
+        return (
+            self.hash, self.turn, self.castling, self.ep, tuple(self.hands), self.shared, self.deck,
+            self.dazzled, self.shielded, self.must_move,
+        )
+
+    def reset_history(self) -> None:
+        """Forget the moves played so far: this position becomes the first of the game."""
+        self.stack.clear()
+        self.keys[:] = [self.key()]
+
+    def _castling_after(self, m: Move, royal: bool) -> frozenset[int]:
+        lost = {m.frm, m.to}
+        if m.kind == Kind.EN_PASSANT or m.kind == Kind.PUSH:
+            lost.add(m.extra)
+        if m.kind == Kind.CASTLE:
+            lost.add(m.extra)
+        rights = self.castling
+        if royal:
+            rights = frozenset(p for p in rights if self.royal_for(p) != m.frm)
+        return rights - lost
+
+    def _ep_after(self, m: Move, mover, victim: int) -> tuple[tuple[int, ...], int]:
+        if m.kind != Kind.NORMAL or victim >= 0 or mover.no_ep_victim or m.promotion is not None:
+            return (), -1
+        board = self.board
+        dx = board.file_of(m.to) - board.file_of(m.frm)
+        dy = board.rank_of(m.to) - board.rank_of(m.frm)
+        steps = max(abs(dx), abs(dy))
+        if steps < 2 or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+            return (), -1
+        ux, uy = dx // steps, dy // steps
+        x, y = board.file_of(m.frm), board.rank_of(m.frm)
+        passed = tuple(board.square(x + ux * k, y + uy * k) for k in range(1, steps))
+        return passed, m.to
+
+    def _hands_after(self, m: Move, victim: int, s: int, mover) -> None:
+        hands = list(self.hands)
+        if victim >= 0:
+            kind = self.types.types[victim]
+            if kind.group is Group.PIECE:
+                if self.deck is not None:
+                    self.deck = self.deck.after_capture(kind.piece.id)
+                elif self.game.captured is Captured.CAPTOR:
+                    hands[s] = _sorted_add(hands[s], kind.piece.id, self.catalogue)
+                elif self.game.captured is Captured.OWNER:
+                    hands[1 - s] = _sorted_add(hands[1 - s], kind.piece.id, self.catalogue)
+        chosen = m.promotion
+        if chosen is not None and self.game.promotion is Promotion.HAND and not mover.piece.promotes_to:
+            if self.deck is not None:
+                self.deck = self.deck.after_promotion(chosen)
+            else:
+                if chosen in self.shared and hands[s].count(chosen) == 1:
+                    self.shared = tuple(p for p in self.shared if p != chosen)
+                    hands[1 - s] = _remove_one(hands[1 - s], chosen)
+                hands[s] = _remove_one(hands[s], chosen)
+        self.hands = hands
+
+    def _dazzle_after(self, m: Move, dazzler: bool, s: int) -> None:
+        dazzled, shielded, must = set(), set(), set()
+        if dazzler and m.kind == Kind.NORMAL:
+            for sq in _between(self.board, m.frm, m.to):
+                side = self.occ[sq]
+                if side == s:
+                    shielded.add(sq)
+                elif side != EMPTY:
+                    (must if self.types.types[self.piece[sq]].immobilize else dazzled).add(sq)
+        self.dazzled, self.shielded, self.must_move = frozenset(dazzled), frozenset(shielded), frozenset(must)
+
+    # --- convenience wrappers (engine.rules holds the rules) ---------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move."""
+        from engine.rules import legal_moves
+
+        return legal_moves(self)
+
+    def is_check(self) -> bool:
+        """Whether a royal of the side to move is attacked."""
+        from engine.rules import in_check
+
+        return in_check(self, self.turn)
+
+    def outcome(self) -> "Outcome | None":
+        """How the game has ended here, or None while it goes on."""
+        from engine.rules import outcome
+
+        return outcome(self)
+
+    def fen(self) -> str:
+        from engine.notation import format_fen
+
+        return format_fen(self)
+
+    def copy(self) -> Position:
+        """An independent copy with the same history length forgotten (a fresh game from here)."""
+        from engine.notation import format_fen, parse_fen
+
+        return parse_fen(format_fen(self), self.game, self.catalogue)
+
+
+def _between(board: Board, frm: int, to: int) -> list[int]:
+    """Squares strictly between two squares on one straight line (empty if not on a line)."""
+    dx = board.file_of(to) - board.file_of(frm)
+    dy = board.rank_of(to) - board.rank_of(frm)
+    steps = max(abs(dx), abs(dy))
+    if steps < 2 or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return []
+    ux, uy = dx // steps, dy // steps
+    x, y = board.file_of(frm), board.rank_of(frm)
+    return [board.square(x + ux * k, y + uy * k) for k in range(1, steps)]
+
+
+def _sorted_add(hand: tuple[str, ...], piece_id: str, catalogue: Catalogue) -> tuple[str, ...]:
+    return tuple(sorted(hand + (piece_id,), key=lambda i: catalogue.get(i).code))
+
+
+def _remove_one(hand: tuple[str, ...], piece_id: str) -> tuple[str, ...]:
+    items = list(hand)
+    if piece_id in items:
+        items.remove(piece_id)
+    return tuple(items)

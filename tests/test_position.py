@@ -1,0 +1,93 @@
+"""Position: push/pop restore exactly, FEN round trips, repetition and the fifty-move rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.game import builtin_games, load_game
+from engine.notation import format_move, parse_fen, parse_move
+from engine.rules import Result, outcome
+
+GAMES = sorted(builtin_games())
+
+
+def snapshot(pos):
+    return (
+        list(pos.piece), list(pos.occ), list(pos.moved), pos.turn, pos.castling, pos.ep, pos.ep_victim,
+        pos.halfmove, pos.fullmove, list(pos.hands), pos.shared, pos.deck, pos.dazzled, pos.shielded,
+        pos.must_move, [set(r) for r in pos.royals], [set(s) for s in pos.squares], pos.hash, len(pos.keys),
+    )
+
+
+def playout(game_id: str, seed: int, plies: int):
+    game = load_game(game_id)
+    pos = parse_fen(game.start, game)
+    rng = random.Random(seed)
+    states, fens = [snapshot(pos)], [pos.fen()]
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+        states.append(snapshot(pos))
+        fens.append(pos.fen())
+    return pos, states, fens
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_id=st.sampled_from(GAMES), seed=st.integers(0, 10**6))
+def test_pop_restores_every_position_of_a_random_playout_exactly(game_id, seed):
+    pos, states, fens = playout(game_id, seed, 40)
+    while pos.stack:
+        assert snapshot(pos) == states[len(pos.stack)]
+        pos.pop()
+    assert snapshot(pos) == states[0]
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_id=st.sampled_from(GAMES), seed=st.integers(0, 10**6))
+def test_fen_round_trips_and_keeps_the_legal_moves(game_id, seed):
+    pos, _, fens = playout(game_id, seed, 30)
+    for fen in fens[-3:]:
+        again = parse_fen(fen, pos.game)
+        assert again.fen() == fen
+    copy = parse_fen(pos.fen(), pos.game)
+    assert sorted(map(tuple, copy.legal_moves())) == sorted(map(tuple, pos.legal_moves()))
+    assert copy.hash == pos.hash
+
+
+def test_threefold_repetition_is_a_draw():
+    pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        assert outcome(pos) is None
+        pos.push(parse_move(pos, text))
+    found = outcome(pos)
+    assert found.result is Result.DRAW and found.reason == "threefold repetition"
+
+
+def test_fifty_move_rule_and_checkmate_and_stalemate():
+    assert outcome(parse_fen("7k/8/8/8/8/8/8/K6R w - - 100 80")).reason == "fifty-move rule"
+    mate = parse_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
+    mate.push(parse_move(mate, "Qh4"))
+    assert outcome(mate).result is Result.BLACK_WINS and outcome(mate).reason == "checkmate"
+    stale = parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert outcome(stale).result is Result.DRAW and outcome(stale).reason == "stalemate"
+
+
+def test_every_game_loads_and_its_start_fen_round_trips():
+    for game_id in GAMES:
+        game = load_game(game_id)
+        pos = parse_fen(game.start, game)
+        assert pos.fen() == game.start
+        assert pos.legal_moves(), game_id
+        assert all(pos.royals), game_id
+
+
+@pytest.mark.parametrize("game_id", ["chess", "dealers-8x8", "consuls", "spinal-tap"])
+def test_moves_written_are_read_back(game_id):
+    pos, _, _ = playout(game_id, 7, 12)
+    for m in pos.legal_moves():
+        assert parse_move(pos, format_move(pos, m)) == m
