@@ -1,0 +1,256 @@
+"""Parametric 3D pieces: a lathe body by group, the movement emblem in relief on top, a forward notch,
+a crown for royals, the stem shaped by movement family and the code debossed (mirrored) underneath.
+
+Pure geometry with manifold3d; nothing here writes files (printing/stl.py does).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+from manifold3d import CrossSection, Manifold, OpType
+
+from pieces.catalogue import Group, PieceDef
+from pieces.errors import DealerError
+from pieces.model_body import (
+    MAX_FLARE, PROPORTIONS, BodySize, Family, body, body_size, family_of,
+)
+from pieces.model_emblem import Emblem, emblem_of
+from pieces.model_font import text_section, text_width_mm
+from pieces.model_relief import Layout, relief_sections
+
+MIN_PITCH_MM = 2.0
+RELIEF_MM = 0.8  # raised symbols
+EMBED_MM = 0.3  # symbols start this far inside the top disc (no shared faces)
+NOTCH_DEPTH_MM = 1.6
+CROWN_WIDTH_MM = 1.6
+CODE_DEPTH_MM = 0.6
+STROKE_MM = 0.9
+POCKET_RADIUS_MM = 10.2  # M10 washer, 20 mm, plus clearance
+POCKET_DEPTH_MM = 2.2
+POCKET_WALL_MM = 1.2
+DEFAULT_SQUARE_MM = 50.0
+MIN_SQUARE_MM, MAX_SQUARE_MM = 20.0, 80.0
+
+
+class ModelError(DealerError):
+    """A piece that cannot be built as a printable model with the options given."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOptions:
+    """What a build depends on besides the piece itself."""
+
+    square_mm: float = DEFAULT_SQUARE_MM
+    weight_pocket: bool = False
+
+
+@dataclass(frozen=True)
+class PieceModel:
+    """A built piece: the solid and the figures it was made from."""
+
+    piece_id: str
+    solid: Manifold
+    size: BodySize
+    family: Family
+    layout: Layout
+    pocket_radius_mm: float
+
+    def mesh(self) -> tuple[np.ndarray, np.ndarray]:
+        """Vertices (N x 3, mm, float64) and triangles (M x 3, counter-clockwise seen from outside)."""
+        mesh = self.solid.to_mesh()
+        return np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3], np.asarray(mesh.tri_verts, dtype=np.int64)
+
+    @property
+    def triangle_count(self) -> int:
+        return self.solid.num_tri()
+
+
+def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
+    """The documented envelope of a group's pieces: (largest diameter, largest height) in mm."""
+    size = body_size(group, square_mm)
+    return 2 * size.base_radius, size.height + max(RELIEF_MM, size.crown_height)
+
+
+def build_piece(piece: PieceDef, options: ModelOptions = ModelOptions()) -> PieceModel:
+    """Build the printable solid of one catalogue piece; raise ModelError if it cannot print."""
+    return _build_cached(piece.id, piece.group, piece.code, piece.movement, options)
+
+
+@lru_cache(maxsize=256)
+def _build_cached(piece_id, group, code, movement, options: ModelOptions) -> PieceModel:
+    _check_square(options.square_mm, piece_id)
+    emblem = emblem_of(movement)
+    size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm)
+    family = family_of(movement)
+    adds = [body(size, family), *_crown(size)]
+    raised, pits = relief_sections(emblem, layout)
+    adds.append(_extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM))
+    pocket = _pocket_radius(piece_id, size, family, code, options) if options.weight_pocket else 0.0
+    cuts = [_notch(size), _code_cut(code, size, pocket)]
+    if not pits.is_empty():
+        cuts.append(_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM))
+    if pocket:
+        cuts.append(_pocket(pocket))
+    solid = Manifold.batch_boolean([Manifold.batch_boolean(adds, OpType.Add), *cuts], OpType.Subtract)
+    _check_solid(solid, piece_id)
+    return PieceModel(piece_id, solid, size, family, layout, pocket)
+
+
+def _check_square(square_mm: float, piece_id: str) -> None:
+    if not MIN_SQUARE_MM <= square_mm <= MAX_SQUARE_MM:
+        raise ModelError(
+            f"piece {piece_id!r}: square size {square_mm:g} mm is not allowed; use {MIN_SQUARE_MM:g} to {MAX_SQUARE_MM:g} mm"
+        )
+
+
+def _check_solid(solid: Manifold, piece_id: str) -> None:
+    status = solid.status()
+    if solid.is_empty() or status.name != "NoError":
+        raise ModelError(f"piece {piece_id!r}: the geometry kernel returned no solid ({status.name})")
+    if solid.genus() < 0 or len(solid.decompose()) != 1:
+        raise ModelError(f"piece {piece_id!r}: the model falls apart into several bodies")
+
+
+def usable_radius(size: BodySize) -> float:
+    """The radius on the top face that symbols may use, clear of the rim, notch and crown."""
+    rim = NOTCH_DEPTH_MM + 0.6
+    if size.crown_height:
+        rim = max(rim, CROWN_WIDTH_MM + 0.3 + 0.6)
+    return size.top_radius - rim
+
+
+def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float) -> tuple[BodySize, Layout]:
+    """Size the grid to the emblem's reach; widen the top disc up to the base if the pitch is too fine."""
+    size = body_size(group, square_mm)
+    layout = Layout.fit(emblem.reach, usable_radius(size))
+    if layout.pitch_mm < MIN_PITCH_MM:
+        size = body_size(group, square_mm, top_radius_mm=size.base_radius)
+        layout = Layout.fit(emblem.reach, usable_radius(size))
+    if layout.pitch_mm < MIN_PITCH_MM:
+        needed = square_mm * _square_needed(emblem.reach, group, square_mm)
+        raise ModelError(
+            f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
+            f"{MIN_PITCH_MM} mm, which does not fit the top face at --square-mm {square_mm:g}; "
+            f"use --square-mm {math.ceil(needed)} or more"
+        )
+    return size, layout
+
+
+def _square_needed(reach: float, group: Group, square_mm: float) -> float:
+    """By what factor the square must grow for the emblem to fit at the minimum pitch."""
+    factor = 1.0
+    while factor < 4.0:
+        factor *= 1.05
+        size = body_size(group, square_mm * factor)
+        size = replace(size, top_radius=size.base_radius - 0.2)
+        if Layout.fit(reach, usable_radius(size)).pitch_mm >= MIN_PITCH_MM:
+            break
+    return factor
+
+
+def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
+    return Manifold.extrude(section, height_mm).translate((0.0, 0.0, z_mm))
+
+
+def _notch(size: BodySize) -> Manifold:
+    """A V notch in the rim at the front (+y), the same place on every piece."""
+    r = size.top_radius
+    floor = size.height - 0.6 * size.top_thickness
+    tri = CrossSection([[(0.0, r - NOTCH_DEPTH_MM), (NOTCH_DEPTH_MM + 1.0, r + 1.0), (-NOTCH_DEPTH_MM - 1.0, r + 1.0)]])
+    return _extrude(tri, floor, size.height + size.crown_height + 2.0 - floor)
+
+
+def _crown(size: BodySize) -> list[Manifold]:
+    """A ring of points on the rim of a royal's top face (none for other groups)."""
+    if not size.crown_height:
+        return []
+    outer = size.top_radius - 0.3
+    inner = outer - CROWN_WIDTH_MM
+    bottom, top = size.height - 0.5, size.height + size.crown_height
+    ring = CrossSection([[(inner, bottom), (outer, bottom), (outer, top), (inner, top)]]).revolve(72)
+    cuts = [_crown_cut(size, inner, outer, math.pi / 2 + k * math.pi / 3) for k in range(6)]
+    return [Manifold.batch_boolean([ring, *cuts], OpType.Subtract)]
+
+
+def _crown_cut(size: BodySize, inner: float, outer: float, angle: float) -> Manifold:
+    """A V-shaped cut between two points of the crown, its flanks facing up (no overhang)."""
+    apex = size.height + 0.35 * size.crown_height
+    top = size.height + size.crown_height + 1.0
+    half = 0.32 * outer * math.pi / 3 * (top - apex) / (size.crown_height * 0.65)
+    points = []
+    for radius in (inner - 0.6, outer + 0.6):
+        for tangent, z in ((0.0, apex), (-half, top), (half, top)):
+            points.append((radius * math.cos(angle) - tangent * math.sin(angle),
+                           radius * math.sin(angle) + tangent * math.cos(angle), z))
+    return Manifold.hull_points(np.array(points))
+
+
+def code_height_mm(size: BodySize) -> float:
+    """Letter height of the base code: at least 4 mm, up to 6 mm on big bases."""
+    return min(6.0, max(5.0, 0.16 * 2 * size.base_radius))
+
+
+def _code_cut(code: str, size: BodySize, pocket_mm: float) -> Manifold:
+    """The code as a mirrored 0.6 mm deep deboss under the base, centred or behind the pocket."""
+    height = code_height_mm(size)
+    section = text_section(code, height, STROKE_MM, mirrored=True)
+    if pocket_mm:
+        section = section.translate((0.0, -(pocket_mm + 0.8 + height / 2)))
+    return _extrude(section, -0.5, CODE_DEPTH_MM + 0.5)
+
+
+def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, options: ModelOptions) -> float:
+    """The widest weight pocket (up to an M10 washer) that leaves walls and room for the code."""
+    height = code_height_mm(size)
+    safe = size.base_radius - 0.6 - 0.8
+    half_width = text_width_mm(code, height, STROKE_MM) / 2
+    radius = min(POCKET_RADIUS_MM, math.sqrt(max(0.0, safe**2 - half_width**2)) - height - 0.8)
+    while radius >= 3.0 and not _pocket_walls_ok(size, family, radius):
+        radius -= 0.1
+    if radius < 3.0:
+        raise ModelError(
+            f"piece {piece_id!r}: no weight pocket fits beside the code at --square-mm {options.square_mm:g}; "
+            "leave out --weight-pocket or use bigger squares"
+        )
+    return round(radius, 2)
+
+
+def _pocket_walls_ok(size: BodySize, family: Family, radius: float) -> bool:
+    """Whether the body keeps POCKET_WALL_MM of material around the pocket and its cone roof."""
+    for z in np.linspace(0.0, POCKET_DEPTH_MM + radius, 40):
+        cone = radius if z <= POCKET_DEPTH_MM else radius - (z - POCKET_DEPTH_MM)
+        if _inner_radius(size, family, float(z)) - cone < POCKET_WALL_MM:
+            return False
+    return True
+
+
+def _inner_radius(size: BodySize, family: Family, z: float) -> float:
+    """A lower bound of the body's radius at height z (flats of a polygonal stem included)."""
+    foot = size.base_radius if z <= size.foot_height else size.base_radius - (z - size.foot_height)
+    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
+    if z < bottom:
+        return foot
+    share = min(1.0, (z - bottom) / (top - bottom))
+    stem = size.neck_radius + (size.waist_radius - size.neck_radius) * share
+    return max(foot, 0.98 * stem * math.cos(math.pi / family.sides))
+
+
+def _pocket(radius: float) -> Manifold:
+    """The weight pocket, open at the bottom, roofed by a 45 degree cone."""
+    profile = [(0.0, -0.5), (radius, -0.5), (radius, POCKET_DEPTH_MM), (0.0, POCKET_DEPTH_MM + radius)]
+    return CrossSection([profile]).revolve(72)
+
+
+def identity_signature(piece: PieceDef) -> tuple:
+    """What the geometry shows besides the code: group, family and emblem (equal iff they look alike)."""
+    return (piece.group, family_of(piece.movement), emblem_of(piece.movement))
+
+
+__all__ = [
+    "ModelError", "ModelOptions", "PieceModel", "build_piece", "size_limits", "identity_signature",
+    "PROPORTIONS", "MAX_FLARE", "MIN_PITCH_MM",
+]

@@ -1,0 +1,168 @@
+"""The top-face emblem as 2D regions in mm: raised symbols and the pits at empty grid cells.
+
+Sizes follow the printable limits for a 0.4 mm nozzle: dots 1.2-3.0 mm, bars >= 1.2 mm,
+gaps >= 0.8 mm, pits 1.0 mm wide.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from manifold3d import CrossSection, OpType
+
+from pieces.model_emblem import Bar, Emblem, Marker, Point, Shape
+
+PIT_RADIUS_MM = 0.5
+CLEARANCE_MM = 0.45  # between a pit and any raised symbol
+CIRCLE_SEGMENTS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Grid pitch and symbol sizes for one emblem on one top face."""
+
+    pitch_mm: float
+    marker_mm: float  # diameter of a dot
+    bar_mm: float
+    line_mm: float
+    radius_mm: float  # usable radius of the top face
+
+    @classmethod
+    def fit(cls, reach: float, radius_mm: float) -> Layout:
+        """The largest pitch at which every cell of the given reach fits inside radius_mm."""
+        pitch = max(0.1, (radius_mm - 0.7) / reach)
+        for _ in range(3):
+            marker = min(3.0, max(1.2, 0.62 * pitch))
+            pitch = max(0.1, (radius_mm - marker / 2) / reach)
+        marker = min(3.0, max(1.2, 0.62 * pitch), max(0.4, pitch - 0.8))
+        bar = min(2.0, max(1.2, 0.42 * pitch))
+        return cls(pitch, marker, bar, max(0.7, 0.5 * bar), radius_mm)
+
+    def mm(self, cell: Point) -> Point:
+        return (cell[0] * self.pitch_mm, cell[1] * self.pitch_mm)
+
+
+def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, CrossSection]:
+    """(raised symbols, pits) as 2D regions centred on the piece's axis, +y forward."""
+    solids: list[list[Point]] = []
+    holes: list[CrossSection] = []
+    segments: list[tuple[Point, Point, float]] = []  # centre lines with half widths, for pit clearance
+    for marker in emblem.markers:
+        _marker(layout.mm(marker.cell), marker.shape, marker.small, layout, solids, holes)
+    for bar in emblem.bars:
+        _bar(bar, layout, solids, holes, segments)
+    for line in emblem.lines:
+        points = [layout.mm(p) for p in line]
+        solids.extend(_polyline(points, layout.line_mm))
+        segments.extend((a, b, layout.line_mm / 2) for a, b in zip(points, points[1:]))
+    raised = CrossSection(solids) if solids else CrossSection()
+    if holes:
+        raised = CrossSection.batch_boolean([raised, *holes], OpType.Subtract)
+    return raised, _pits(emblem, layout, segments)
+
+
+def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list) -> None:
+    scale = 0.55 if small else 1.0
+    radius = max(0.5, layout.marker_mm / 2 * scale)
+    x, y = centre
+    if shape is Shape.SQUARE:
+        half = max(0.5, 0.45 * layout.marker_mm * scale)
+        solids.append([(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)])
+        return
+    if shape is Shape.RING:
+        wall = max(0.45, 0.24 * layout.marker_mm * scale)
+        radius = min(max(radius, wall + 0.35), layout.pitch_mm / 2 - 0.4)
+        holes.append(CrossSection.circle(max(0.2, radius - wall), CIRCLE_SEGMENTS).translate((x, y)))
+    solids.append(_circle(x, y, radius))
+
+
+def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) -> None:
+    """A slide: a bar to its end or to the rim, broken once for a hop, with end markers."""
+    start = layout.mm(bar.start)
+    width = layout.line_mm if bar.small else layout.bar_mm
+    if bar.end is not None:
+        end = layout.mm(bar.end)
+    else:
+        end = _rim_point(start, bar.direction, layout.radius_mm - width / 2)
+    segments.append((start, end, width / 2))
+    if not bar.gap:
+        solids.extend(_polyline([start, end], width))
+    else:
+        gap = max(1.0, 0.45 * layout.pitch_mm)
+        length = math.dist(start, end)
+        middle = 0.5 * length if bar.end is None else max(0.5 * length, length - layout.pitch_mm * 0.5)
+        before = _along(start, end, (middle - gap / 2) / length)
+        after = _along(start, end, (middle + gap / 2) / length)
+        solids.extend(_polyline([start, before], layout.line_mm if bar.thin_before_gap else width))
+        solids.extend(_polyline([after, end], width))
+        if bar.gap_shape is not None:
+            at = max(0.0, middle - gap / 2 - layout.marker_mm / 2) / length
+            _marker(_along(start, end, at), bar.gap_shape, False, layout, solids, holes)
+    if bar.end_shape is not None and bar.end is None:
+        tip = _along(start, end, 1 - (layout.marker_mm / 2 - width / 2) / math.dist(start, end))
+        _marker(tip, bar.end_shape, bar.small, layout, solids, holes)
+
+
+def _rim_point(start: Point, direction: Point, radius: float) -> Point:
+    """Where a ray from start along direction crosses the circle of the radius."""
+    sx, sy = start
+    dx, dy = direction
+    a = dx * dx + dy * dy
+    b = 2 * (sx * dx + sy * dy)
+    c = sx * sx + sy * sy - radius * radius
+    t = (-b + math.sqrt(max(0.0, b * b - 4 * a * c))) / (2 * a)
+    return (sx + t * dx, sy + t * dy)
+
+
+def _along(a: Point, b: Point, t: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def _circle(x: float, y: float, radius: float) -> list[Point]:
+    return [
+        (x + radius * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS), y + radius * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS))
+        for k in range(CIRCLE_SEGMENTS)
+    ]
+
+
+def _polyline(points: list[Point], width: float) -> list[list[Point]]:
+    """Rectangles along a polyline with round joints, counter-clockwise."""
+    half = width / 2
+    polygons = [_circle(x, y, half) for x, y in points[1:-1]]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-9:
+            continue
+        nx, ny = -(y1 - y0) / length * half, (x1 - x0) / length * half
+        polygons.append([(x0 - nx, y0 - ny), (x1 - nx, y1 - ny), (x1 + nx, y1 + ny), (x0 + nx, y0 + ny)])
+    return polygons
+
+
+def _pits(emblem: Emblem, layout: Layout, segments: list[tuple[Point, Point, float]]) -> CrossSection:
+    """Pits at grid cells with no symbol, inside the usable radius and clear of every bar and line."""
+    taken = {m.cell for m in emblem.markers} | {(0, 0)}
+    span = int(layout.radius_mm // layout.pitch_mm) + 1
+    circles = []
+    for i in range(-span, span + 1):
+        for j in range(-span, span + 1):
+            x, y = i * layout.pitch_mm, j * layout.pitch_mm
+            if (i, j) in taken or math.hypot(x, y) + PIT_RADIUS_MM > layout.radius_mm - 0.3:
+                continue
+            if any(_distance((x, y), a, b) < half + PIT_RADIUS_MM + CLEARANCE_MM for a, b, half in segments):
+                continue
+            circles.append(_circle(x, y, PIT_RADIUS_MM))
+    return CrossSection(circles) if circles else CrossSection()
+
+
+def _distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from point p to the segment a-b."""
+    ap = np.subtract(p, a)
+    ab = np.subtract(b, a)
+    denominator = float(ab @ ab)
+    t = 0.0 if denominator == 0 else min(1.0, max(0.0, float(ap @ ab) / denominator))
+    return float(np.hypot(*(ap - t * ab)))
+
+
+__all__ = ["Layout", "relief_sections", "Marker"]

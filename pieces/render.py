@@ -1,0 +1,213 @@
+"""A numpy z-buffer renderer: a piece in orthographic three-quarter view, smooth shading, outlines.
+
+No OpenGL and no Pillow: the result is an RGBA uint8 array (transparent background); printing/
+turns it into PNG files and caches it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pieces.catalogue import PieceDef
+
+CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
+DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Body colour, colour of the raised diagram (the second filament) and outline, as RGB 0..1."""
+
+    body: tuple[float, float, float]
+    accent: tuple[float, float, float]
+    outline: tuple[float, float, float]
+    specular: float
+
+
+PALETTES: dict[str, Palette] = {
+    "white": Palette((0.93, 0.90, 0.83), (0.62, 0.12, 0.10), (0.12, 0.10, 0.09), 0.18),
+    "black": Palette((0.17, 0.17, 0.19), (0.93, 0.80, 0.40), (0.02, 0.02, 0.02), 0.35),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Camera angles in degrees: azimuth from the White player's side, elevation above the board."""
+
+    azimuth_deg: float = 28.0
+    elevation_deg: float = 34.0
+    supersample: int = 2
+
+
+def render_piece(
+    piece: PieceDef, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
+    view: View = View(),
+) -> np.ndarray:
+    """The piece in three-quarter view as an RGBA uint8 array (height x width_px x 4), forward away from the viewer."""
+    from pieces.model import ModelOptions, build_piece
+
+    model = build_piece(piece, ModelOptions(square_mm=square_mm))
+    vertices, normals, faces = smooth_mesh(model.solid)
+    return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=model.size.height + 0.05)
+
+
+def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices, per-vertex normals (sharp edges split) and triangles of a manifold3d solid."""
+    mesh = solid.calculate_normals(0, 35.0).to_mesh()
+    props = np.asarray(mesh.vert_properties, dtype=np.float64)
+    return props[:, :3], props[:, 3:6], np.asarray(mesh.tri_verts, dtype=np.int64)
+
+
+def _palette(colour: str) -> Palette:
+    try:
+        return PALETTES[colour]
+    except KeyError:
+        from pieces.errors import DealerError
+
+        raise DealerError(f"colour {colour!r} is not allowed; use {' or '.join(PALETTES)}") from None
+
+
+def camera_axes(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(right, up, towards the camera) unit vectors in model space (z up, +y forward)."""
+    az, el = math.radians(view.azimuth_deg), math.radians(view.elevation_deg)
+    towards = np.array([math.sin(az) * math.cos(el), -math.cos(az) * math.cos(el), math.sin(el)])
+    right = np.cross([0.0, 0.0, 1.0], towards)
+    right /= np.linalg.norm(right)
+    return right, np.cross(towards, right), towards
+
+
+def render_mesh(
+    vertices: np.ndarray, normals: np.ndarray, faces: np.ndarray, width_px: int, palette: Palette,
+    view: View = View(), accent_above_mm: float | None = None,
+) -> np.ndarray:
+    """Render a closed triangle mesh to an RGBA uint8 array width_px wide, height to fit."""
+    right, up, towards = camera_axes(view)
+    ss = view.supersample
+    sx, sy, depth = vertices @ right, vertices @ up, vertices @ towards
+    margin = 3 * ss
+    scale = (width_px * ss - 2 * margin) / max(1e-9, float(np.ptp(sx)))
+    height_px = int(math.ceil((float(np.ptp(sy)) * scale + 2 * margin) / ss))
+    px = (sx - sx.min()) * scale + margin
+    py = (sy.max() - sy) * scale + margin
+    shape = (height_px * ss, width_px * ss)
+    tri, bary, zbuf = rasterize(np.stack([px, py, depth], axis=1), faces, normals, towards, shape)
+    rgb, alpha = _shade(tri, bary, zbuf, vertices, normals, faces, palette, (right, up, towards), accent_above_mm)
+    return _downsample(rgb, alpha, ss)
+
+
+def rasterize(screen: np.ndarray, faces: np.ndarray, normals: np.ndarray, towards: np.ndarray, shape):
+    """Z-buffer: per pixel the nearest triangle index (-1 = none), its barycentrics and depth."""
+    a, b, c = screen[faces[:, 0]], screen[faces[:, 1]], screen[faces[:, 2]]
+    area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])
+    keep = np.nonzero(area < -1e-12)[0]  # image y points down: front faces turn clockwise
+    height, width = shape
+    zbuf = np.full(height * width, -np.inf)
+    tri_of = np.full(height * width, -1, dtype=np.int64)
+    bary = np.zeros((height * width, 2))
+    lo = np.floor(np.minimum(np.minimum(a, b), c)[keep, :2]).astype(np.int64)
+    hi = np.ceil(np.maximum(np.maximum(a, b), c)[keep, :2]).astype(np.int64)
+    lo = np.clip(lo, 0, [width - 1, height - 1])
+    hi = np.clip(hi, 0, [width, height])
+    counts = np.maximum(hi - lo, 0).prod(axis=1)
+    start = 0
+    while start < len(keep):
+        stop = start + max(1, int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_PIXELS)))
+        _raster_chunk(screen, faces, keep[start:stop], lo[start:stop], hi[start:stop], counts[start:stop],
+                      area[keep[start:stop]], width, zbuf, tri_of, bary)
+        start = stop
+    return tri_of.reshape(shape), bary.reshape(shape + (2,)), zbuf.reshape(shape)
+
+
+def _raster_chunk(screen, faces, tris, lo, hi, counts, area, width, zbuf, tri_of, bary) -> None:
+    total = int(counts.sum())
+    if total == 0:
+        return
+    owner = np.repeat(np.arange(len(tris)), counts)
+    offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    box_w = (hi - lo)[:, 0][owner]
+    px = lo[owner, 0] + offset % box_w + 0.5
+    py = lo[owner, 1] + offset // box_w + 0.5
+    f = faces[tris[owner]]
+    a, b, c = screen[f[:, 0]], screen[f[:, 1]], screen[f[:, 2]]
+    w0 = ((b[:, 0] - px) * (c[:, 1] - py) - (c[:, 0] - px) * (b[:, 1] - py)) / area[owner]
+    w1 = ((c[:, 0] - px) * (a[:, 1] - py) - (a[:, 0] - px) * (c[:, 1] - py)) / area[owner]
+    w2 = 1.0 - w0 - w1
+    inside = (w0 >= -1e-9) & (w1 >= -1e-9) & (w2 >= -1e-9)
+    pid = (py[inside] - 0.5).astype(np.int64) * width + (px[inside] - 0.5).astype(np.int64)
+    w0, w1, w2 = w0[inside], w1[inside], w2[inside]
+    z = w0 * a[inside, 2] + w1 * b[inside, 2] + w2 * c[inside, 2]
+    order = np.lexsort((-z, pid))
+    pid, z = pid[order], z[order]
+    first = np.ones(len(pid), dtype=bool)
+    first[1:] = pid[1:] != pid[:-1]
+    pick = order[first]
+    pid, z = pid[first], z[first]
+    better = z > zbuf[pid]
+    pid, pick = pid[better], pick[better]
+    zbuf[pid] = z[better]
+    tri_of[pid] = tris[owner[inside]][pick]
+    bary[pid, 0] = w0[pick]
+    bary[pid, 1] = w1[pick]
+
+
+def _shade(tri, bary, zbuf, vertices, normals, faces, palette: Palette, axes, accent_above_mm):
+    """Two lights plus ambient and a soft highlight; the raised diagram in the accent colour; outlines."""
+    right, up, towards = axes
+    mask = tri >= 0
+    f = faces[tri[mask]]
+    w = np.concatenate([bary[mask], 1.0 - bary[mask].sum(axis=1, keepdims=True)], axis=1)
+    normal = sum(w[:, [k]] * normals[f[:, k]] for k in range(3))
+    normal /= np.maximum(1e-12, np.linalg.norm(normal, axis=1, keepdims=True))
+    key = _unit(-0.55 * right + 0.75 * up + 0.6 * towards)
+    fill = _unit(0.8 * right + 0.1 * up + 0.5 * towards)
+    half = _unit(key + towards)
+    light = 0.30 + 0.62 * np.clip(normal @ key, 0, 1) + 0.22 * np.clip(normal @ fill, 0, 1)
+    highlight = palette.specular * np.clip(normal @ half, 0, 1) ** 40
+    base = np.tile(np.array(palette.body), (len(f), 1))
+    if accent_above_mm is not None:
+        z = sum(w[:, k] * vertices[f[:, k], 2] for k in range(3))
+        base[z > accent_above_mm] = palette.accent
+    colour = np.clip(base * light[:, None] + highlight[:, None], 0, 1)
+    rgb = np.zeros(tri.shape + (3,))
+    rgb[mask] = colour
+    normal_image = np.zeros(tri.shape + (3,))
+    normal_image[mask] = normal
+    edges = _outline(mask, zbuf, normal_image)
+    rgb[edges] = palette.outline
+    return rgb, (mask | edges).astype(np.float64)
+
+
+def _outline(mask: np.ndarray, zbuf: np.ndarray, normal_image: np.ndarray) -> np.ndarray:
+    """Pixels on the silhouette, at depth jumps and at sharp creases."""
+    edges = np.zeros_like(mask)
+    depth = np.where(mask, zbuf, -1e6)
+    for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        other_mask = np.roll(mask, (dy, dx), axis=(0, 1))
+        other_depth = np.roll(depth, (dy, dx), axis=(0, 1))
+        jump = (mask != other_mask) | (mask & other_mask & (np.abs(depth - other_depth) > DEPTH_JUMP_MM))
+        crease = mask & other_mask & ((normal_image * np.roll(normal_image, (dy, dx), axis=(0, 1))).sum(axis=2) < 0.55)
+        hit = jump | crease
+        edges |= hit & (depth >= other_depth)
+        edges |= np.roll(hit & (depth < other_depth), (-dy, -dx), axis=(0, 1))
+    return edges
+
+
+def _downsample(rgb: np.ndarray, alpha: np.ndarray, ss: int) -> np.ndarray:
+    """Average ss x ss blocks (alpha-weighted) into an RGBA uint8 image."""
+    h, w = alpha.shape[0] // ss, alpha.shape[1] // ss
+    rgb = rgb[: h * ss, : w * ss] * alpha[: h * ss, : w * ss, None]
+    alpha = alpha[: h * ss, : w * ss]
+    rgb_sum = rgb.reshape(h, ss, w, ss, 3).sum(axis=(1, 3))
+    alpha_sum = alpha.reshape(h, ss, w, ss).sum(axis=(1, 3))
+    out = np.zeros((h, w, 4), dtype=np.uint8)
+    covered = alpha_sum > 0
+    out[..., :3][covered] = np.clip(rgb_sum[covered] / alpha_sum[covered][:, None] * 255 + 0.5, 0, 255).astype(np.uint8)
+    out[..., 3] = np.clip(alpha_sum / (ss * ss) * 255 + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / np.linalg.norm(vector)

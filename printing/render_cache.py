@@ -1,0 +1,58 @@
+"""Disk cache of piece pictures: PNGs keyed by a hash of what the picture depends on.
+
+The key covers the piece's definition as the model sees it (group, code, movement), the render
+parameters and a geometry version, so a changed catalogue entry or renderer never serves a stale picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+from PIL import Image
+
+from pieces.catalogue import PieceDef
+from pieces.render import View, render_piece
+from printing.files import write_atomic
+
+GEOMETRY_VERSION = "pieces3d-1"  # bump when the model or renderer changes what a picture looks like
+CACHE_FOLDER = "render-cache"
+
+
+def render_key(piece: PieceDef, width_px: int, colour: str, square_mm: float, view: View = View()) -> str:
+    """A short hash of everything the picture depends on."""
+    definition = {
+        "version": GEOMETRY_VERSION, "group": piece.group.value, "code": piece.code, "betza": piece.betza,
+        "width_px": width_px, "colour": colour, "square_mm": square_mm,
+        "view": [view.azimuth_deg, view.elevation_deg, view.supersample],
+    }
+    return hashlib.sha256(json.dumps(definition, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def cached_render_path(
+    piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
+) -> Path:
+    """The PNG of the piece's picture in cache_dir (rendered and stored on the first call)."""
+    path = Path(cache_dir) / f"{piece.id}-{colour}-{render_key(piece, width_px, colour, square_mm)}.png"
+    if not path.exists():
+        image = Image.fromarray(render_piece(piece, width_px, colour, square_mm))
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=True)
+        write_atomic(path, buffer.getvalue())
+    return path
+
+
+def cached_render_png(
+    piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
+) -> Image.Image:
+    """The piece's picture as an RGBA PIL image, from the cache in cache_dir when present."""
+    path = cached_render_path(piece, cache_dir, width_px, colour, square_mm)
+    with Image.open(path) as image:
+        return image.convert("RGBA")
+
+
+def default_cache_dir(out_dir: str | Path) -> Path:
+    """The cache folder used under an output folder."""
+    return Path(out_dir) / CACHE_FOLDER
