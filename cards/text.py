@@ -1,0 +1,106 @@
+"""Text metrics (Bitstream Vera, as embedded in the PDFs) and wrapping that shrinks to fit.
+
+Metrics come from reportlab's reading of the TTF files shipped in its wheel, so a line measured
+here is exactly as wide in the PDF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from cards.primitives import Font
+
+from pieces.errors import DealerError
+
+ASCENT = 0.76  # Vera cap height plus a little, as a fraction of the size (for placing lines)
+DESCENT = 0.24
+
+
+class LayoutError(DealerError):
+    """Text that cannot fit its box at the smallest allowed size."""
+
+
+def register_fonts() -> None:
+    """Register the four Vera faces with reportlab (idempotent)."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for font in Font:
+        if font.value not in registered:
+            pdfmetrics.registerFont(TTFont(font.value, font.file_name))
+
+
+@lru_cache(maxsize=65536)
+def text_width_pt(text: str, font: Font, size_pt: float) -> float:
+    """Width of one line of text in points."""
+    register_fonts()
+    return pdfmetrics.stringWidth(text, font.value, size_pt)
+
+
+def font_path(font: Font) -> str:
+    """The TTF file of a font face (inside the reportlab wheel)."""
+    register_fonts()
+    return pdfmetrics.getFont(font.value).face.filename
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Wrapped text: the lines, the size and leading used."""
+
+    lines: tuple[str, ...]
+    size_pt: float
+    leading_pt: float
+
+
+def wrap(text: str, font: Font, size_pt: float, width_at: Callable[[int], float]) -> list[str] | None:
+    """Greedy word wrap where line i may be width_at(i) wide; None if a single word cannot fit."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            trial = f"{current} {word}" if current else word
+            if text_width_pt(trial, font, size_pt) <= width_at(len(lines)):
+                current = trial
+                continue
+            if not current:
+                return None
+            lines.append(current)
+            current = word
+            if text_width_pt(current, font, size_pt) > width_at(len(lines)):
+                return None
+        lines.append(current)
+    return lines
+
+
+def fit_text(
+    text: str, font: Font, height_pt: float, width_at: Callable[[float], float],
+    largest_pt: float, smallest_pt: float, leading: float = 1.2,
+) -> Lines:
+    """Wrap text into a box, from largest_pt down to smallest_pt in 0.25 pt steps.
+
+    width_at(top_offset_pt) gives the width available for a line whose top is that far below the
+    box top (so text can flow around a picture). Raise LayoutError if it fits at no allowed size.
+    """
+    size = largest_pt
+    while size >= smallest_pt - 1e-9:
+        lead = size * leading
+        lines = wrap(text, font, size, lambda i, lead=lead: width_at(i * lead))
+        if lines is not None and len(lines) * lead - (lead - size) <= height_pt:
+            return Lines(tuple(lines), size, lead)
+        size -= 0.25
+    raise LayoutError(
+        f"text {text[:40]!r}... does not fit a {height_pt:.0f} pt box at {smallest_pt} pt; shorten it"
+    )
+
+
+def fit_line(text: str, font: Font, width_pt: float, largest_pt: float, smallest_pt: float) -> float:
+    """The largest size (0.25 pt steps) at which one line fits the width; LayoutError below smallest."""
+    size = largest_pt
+    while size >= smallest_pt - 1e-9:
+        if text_width_pt(text, font, size) <= width_pt:
+            return size
+        size -= 0.25
+    raise LayoutError(f"{text!r} does not fit {width_pt:.0f} pt at {smallest_pt} pt; shorten it")

@@ -1,0 +1,132 @@
+"""`dealer cards`, `backs`, `calibrate`, `diagram` and `kit`: printable cards and the starter kit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from dealer_cli.common import catalogue_option
+from pieces.catalogue import Catalogue, Group
+from pieces.errors import DealerError
+from printing.card_jobs import (
+    DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
+)
+from printing.card_pdfs import BackLayout, BackOptions
+from printing.kit import KitContext, build_kit, kit_units
+from printing.sheets import DEFAULT_PROFILE, Duplex
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise DealerError(f"--back-offset {text!r}: expected X,Y in mm, e.g. 1.5,-0.5") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise DealerError(f"--back-offset {text!r}: offsets are at most 20 mm each way")
+    return (x, y)
+
+
+def deck_options(command):
+    """The options that choose a deck and a sheet profile."""
+    options = (
+        click.option("--set", "sets", multiple=True, help="Cards of this set (default: starter); repeatable."),
+        click.option("--game", "games", multiple=True, help="Cards of the pieces of this game; repeatable."),
+        click.option("--group", "groups", multiple=True, type=click.Choice([g.value for g in Group]),
+                     help="Only this group; repeatable."),
+        click.option("--piece", "piece_ids", multiple=True, help="Only this piece id; repeatable."),
+        click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
+                     help="Sheet profile: letter-2x4-perforated, letter-cut, a4-cut, pod, or a .toml file."),
+        click.option("--legend/--no-legend", default=None, help="Add the legend sheet (default: with whole sets)."),
+        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False),
+                     help="Output folder."),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _request(sets, games, groups, piece_ids, profile, legend, pictures="render") -> DeckRequest:
+    return DeckRequest(tuple(sets), tuple(games), tuple(groups), tuple(piece_ids), profile, legend, PictureMode(pictures))
+
+
+PICTURES = click.option(
+    "--pictures", type=click.Choice([m.value for m in PictureMode]), default="render", show_default=True,
+    help="The face's picture: the piece's 3D model rendered (cached under OUT/.cache), or a silhouette.",
+)
+
+
+@click.command("cards")
+@deck_options
+@PICTURES
+@catalogue_option
+def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, catalogue: Catalogue) -> None:
+    """Print card fronts as a PDF (default: the whole starter kit on perforated Letter sheets)."""
+    request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
+    with click.progressbar(length=deck_pages(catalogue, request), label="card fronts", file=click.get_text_stream("stderr")) as bar:
+        path, pages = print_cards(catalogue, request, Path(out_dir) / "cards", bar.update)
+    click.echo(f"wrote {path} ({pages} pages)")
+
+
+@click.command("backs")
+@deck_options
+@click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True,
+              help="The edge your printer flips the paper on.")
+@click.option("--back-offset", "back_offset", default="0,0", show_default=True,
+              help="X,Y in mm to shift the backs (read it off `dealer calibrate`).")
+@click.option("--layout", type=click.Choice([m.value for m in BackLayout]), default="sheet", show_default=True,
+              help="sheet: one back page per group, to print N times; pages: one back per front page.")
+@catalogue_option
+def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, duplex, back_offset, layout,
+                  catalogue: Catalogue) -> None:
+    """Print the card backs as a PDF, placed for double-sided printing."""
+    request = _request(sets, games, groups, piece_ids, profile, legend)
+    options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset))
+    with click.progressbar(length=deck_pages(catalogue, request, options.layout), label="card backs",
+                           file=click.get_text_stream("stderr")) as bar:
+        path, pages = print_backs(catalogue, request, options, Path(out_dir) / "cards", bar.update)
+    click.echo(f"wrote {path} ({pages} pages)")
+
+
+@click.command("calibrate")
+@click.option("--profile", default=DEFAULT_PROFILE, show_default=True, help="Sheet profile (for the page size).")
+@click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True)
+@click.option("--back-offset", "back_offset", default="0,0", show_default=True, help="Check an offset: X,Y in mm.")
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
+    """Print a two-sided sheet that measures your printer's front/back offset."""
+    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), Path(out_dir) / "cards")
+    click.echo(f"wrote {path}: print it double-sided at 100 %, then follow the steps on the sheet")
+
+
+@click.command("diagram")
+@click.argument("piece_id")
+@click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), default="svg", show_default=True)
+@click.option("--card", "whole_card", is_flag=True, help="The whole card face, not just the diagram.")
+@click.option("--dpi", default=300, show_default=True, help="Resolution of a PNG.")
+@PICTURES
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+@catalogue_option
+def diagram_command(piece_id, fmt, whole_card, dpi, pictures, out_dir, catalogue: Catalogue) -> None:
+    """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
+    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir) / "cards", whole_card, dpi, PictureMode(pictures))
+    click.echo(f"wrote {path}")
+
+
+@click.command("kit")
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+@PICTURES
+@catalogue_option
+def kit_command(out_dir, pictures, catalogue: Catalogue) -> None:
+    """Write everything printable for the starter kit into one folder, with a how-to-print note."""
+    with click.progressbar(length=1, label="starter kit", file=click.get_text_stream("stderr")) as bar:
+        ctx = KitContext(catalogue, Path(out_dir), bar.update, PictureMode(pictures))
+        bar.length = kit_units(ctx)
+        done = build_kit(ctx)
+    for label, paths in done:
+        for path in paths:
+            click.echo(f"{label:58} {path}  ({path.stat().st_size / 1024:.0f} KiB)")
+    click.echo(f"kit written to {out_dir}/ -- start with {Path(out_dir) / 'HOW-TO-PRINT.txt'}")
+
+
+COMMANDS = (cards_command, backs_command, calibrate_command, diagram_command, kit_command)

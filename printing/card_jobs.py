@@ -1,0 +1,157 @@
+"""The card jobs the commands run: fronts, backs, calibration sheet, one card or diagram as a file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from cards.diagram import diagram_for, draw_diagram
+from cards.primitives import Drawing
+from pieces.catalogue import Catalogue
+from pieces.errors import DealerError
+from printing.calibrate import write_calibration
+from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts
+from printing.deck import Card, build_deck, face_info, select_pieces
+from printing.files import write_atomic
+from printing.pdf import PdfPainter, new_canvas
+from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
+from printing.png import png_bytes
+from printing.sheets import DEFAULT_PROFILE, Duplex, load_profile
+from printing.svg import svg_text
+
+DIAGRAM_PT = 198.0
+
+
+class Format(Enum):
+    """File formats for a single card or diagram."""
+
+    SVG = "svg"
+    PNG = "png"
+    PDF = "pdf"
+
+
+class PictureMode(Enum):
+    """What the face's picture shows."""
+
+    RENDER = "render"  # the 3D model rendered (cached), or the silhouette where it cannot be
+    SILHOUETTE = "silhouette"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRequest:
+    """What to print: a selection of the catalogue on a sheet profile."""
+
+    sets: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    piece_ids: tuple[str, ...] = ()
+    profile: str = DEFAULT_PROFILE
+    legend: bool | None = None  # None: a legend with whole sets, none with single pieces
+    pictures: PictureMode = PictureMode.RENDER
+
+    @property
+    def name(self) -> str:
+        """The deck's file stem, e.g. 'starter', 'chess-piece' or 'custom'."""
+        if self.piece_ids:
+            base = self.piece_ids[0] if len(self.piece_ids) == 1 else "custom"
+        else:
+            base = "-".join(self.sets or self.games or ("starter",))
+        parts = [base, *self.groups]
+        if self.profile != DEFAULT_PROFILE:
+            parts.append(Path(self.profile).stem)
+        return "-".join(parts)
+
+
+def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], object]:
+    """The deck's cards and its profile."""
+    profile = load_profile(request.profile)
+    pieces = select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids)
+    legend = request.legend if request.legend is not None else not request.piece_ids
+    hint = request.sets[0] if request.sets else ""
+    return build_deck(catalogue, pieces, profile.per_page, legend, hint), profile
+
+
+def picture_source(catalogue: Catalogue, mode: PictureMode, out_dir: Path) -> PictureSource:
+    """The pictures for faces: rendered and cached under out_dir/.cache, or silhouettes."""
+    if mode is PictureMode.SILHOUETTE or not renderer_available():
+        return no_pictures
+    return rendered_pictures(catalogue, out_dir / ".cache" / "pictures")
+
+
+def print_cards(catalogue: Catalogue, request: DeckRequest, out_dir: Path, progress=None) -> tuple[Path, int]:
+    """Write the card fronts PDF; return its path and page count."""
+    cards, profile = deck_cards(catalogue, request)
+    pictures = picture_source(catalogue, request.pictures, out_dir)
+    path = out_dir / f"{request.name}-cards.pdf"
+    title = f"Dealer's Chess cards: {request.name}"
+    write_fronts(cards, profile, path, title, pictures, progress)
+    return path, len(pages_of(cards, profile))
+
+
+def print_backs(
+    catalogue: Catalogue, request: DeckRequest, options: BackOptions, out_dir: Path, progress=None,
+) -> tuple[Path, int]:
+    """Write the card backs PDF; return its path and page count."""
+    cards, profile = deck_cards(catalogue, request)
+    suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
+    path = out_dir / f"{request.name}-backs{suffix}.pdf"
+    write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)
+    return path, deck_pages(catalogue, request, options.layout)
+
+
+def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float, float], out_dir: Path) -> Path:
+    """Write the printer calibration sheet."""
+    return write_calibration(load_profile(profile_name), duplex, offset_mm, out_dir / "calibration.pdf")
+
+
+def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
+    """One piece's card face."""
+    from cards.face import card_face
+
+    return card_face(face_info(catalogue, catalogue.get(piece_id)))
+
+
+def diagram_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
+    """One piece's movement diagram on its own."""
+    grid = draw_diagram(diagram_for(catalogue.get(piece_id)), DIAGRAM_PT)
+    return Drawing(DIAGRAM_PT, DIAGRAM_PT, (grid,))
+
+
+def write_drawing(
+    drawing: Drawing, fmt: Format, path: Path, dpi: int = 300, margin_pt: float = 0.0,
+    pictures: PictureSource | None = None,
+) -> Path:
+    """Write one drawing as SVG, PNG (dpi) or a one-page PDF."""
+    if fmt is Format.SVG:
+        return write_atomic(path, svg_text(drawing, margin_pt, pictures))
+    if fmt is Format.PNG:
+        if not 36 <= dpi <= 1200:
+            raise DealerError(f"dpi {dpi} is not allowed; use 36 to 1200")
+        return write_atomic(path, png_bytes(drawing, dpi, margin_pt, pictures))
+    import io
+
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, drawing.width_pt + 2 * margin_pt, drawing.height_pt + 2 * margin_pt, path.stem)
+    PdfPainter(canvas, pictures).draw(drawing, margin_pt, margin_pt)
+    canvas.showPage()
+    canvas.save()
+    return write_atomic(path, buffer.getvalue())
+
+
+def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Path, whole_card: bool = False,
+                  dpi: int = 300, pictures: PictureMode = PictureMode.RENDER) -> Path:
+    """Write one piece's diagram (or whole card face) as SVG, PNG or PDF."""
+    piece = catalogue.get(piece_id)
+    if whole_card:
+        source = picture_source(catalogue, pictures, out_dir)
+        return write_drawing(card_drawing(catalogue, piece.id), fmt, out_dir / f"{piece.id}-card.{fmt.value}", dpi,
+                             pictures=source)
+    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_dir / f"{piece.id}-diagram.{fmt.value}", dpi)
+
+
+def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | None = None) -> int:
+    """How many pages the fronts (or, with a layout, the backs) of a deck take."""
+    cards, profile = deck_cards(catalogue, request)
+    if layout is BackLayout.SHEET:
+        return len({card.group for card in cards})
+    return len(pages_of(cards, profile))

@@ -1,0 +1,111 @@
+"""Card sheets as PDF: fronts imposed on a profile, backs placed for duplex, one card per page for POD."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Callable
+
+from cards.back import card_back
+from cards.primitives import Drawing
+from printing.deck import Card
+from printing.files import write_atomic
+from printing.pdf import PdfPainter, PictureSource, new_canvas, set_duplex
+from printing.sheets import Duplex, Profile
+
+Progress = Callable[[int], None]  # called with the number of pages just finished
+
+
+class BackLayout(Enum):
+    """How backs are laid out: one sheet per group to print N times, or one back per front page."""
+
+    SHEET = "sheet"
+    PAGES = "pages"
+
+
+@dataclass(frozen=True, slots=True)
+class BackOptions:
+    """Duplex flip, layout and the measured front/back offset in mm (x right, y up, on the back)."""
+
+    duplex: Duplex = Duplex.LONG
+    layout: BackLayout = BackLayout.SHEET
+    offset_mm: tuple[float, float] = (0.0, 0.0)
+
+
+def pages_of(cards: list[Card], profile: Profile) -> list[list[Card]]:
+    """The deck cut into pages of the profile."""
+    n = profile.per_page
+    return [cards[i : i + n] for i in range(0, len(cards), n)]
+
+
+def _canvas(buffer: io.BytesIO, profile: Profile, title: str):
+    boxes = {}
+    if profile.trim_box:
+        b = profile.bleed_pt
+        x, y = profile.slot(0)
+        boxes = {
+            "trimBox": (x, y, x + profile.card_width_pt, y + profile.card_height_pt),
+            "bleedBox": (x - b, y - b, x + profile.card_width_pt + b, y + profile.card_height_pt + b),
+        }
+    return new_canvas(buffer, profile.page_width_pt, profile.page_height_pt, title, **boxes)
+
+
+def write_fronts(
+    cards: list[Card], profile: Profile, path: Path, title: str,
+    pictures: PictureSource | None = None, progress: Progress | None = None,
+) -> Path:
+    """Write the card faces imposed on the profile's sheets."""
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, profile, title)
+    painter = PdfPainter(canvas, pictures)
+    cache: dict[Card, Drawing] = {}
+    for page in pages_of(cards, profile):
+        for index, card in enumerate(page):
+            drawing = cache.get(card) or cache.setdefault(card, card.drawing())
+            painter.draw(drawing, *profile.slot(index))
+            if profile.crop_marks:
+                _crop_marks(canvas, profile, index)
+        canvas.showPage()
+        if progress:
+            progress(1)
+    canvas.save()
+    return write_atomic(path, buffer.getvalue())
+
+
+def _crop_marks(canvas, profile: Profile, index: int) -> None:
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.4)
+    canvas.setDash([])
+    for (x0, y0), (x1, y1) in profile.crop_marks_at(index):
+        canvas.line(x0, y0, x1, y1)
+
+
+def back_pages(cards: list[Card], profile: Profile, layout: BackLayout) -> list[list[str]]:
+    """The group of each back slot, page by page."""
+    if layout is BackLayout.PAGES:
+        return [[card.group for card in page] for page in pages_of(cards, profile)]
+    groups = list(dict.fromkeys(card.group for card in cards))
+    return [[group] * profile.per_page for group in groups]
+
+
+def write_backs(
+    cards: list[Card], profile: Profile, path: Path, title: str, options: BackOptions,
+    progress: Progress | None = None,
+) -> Path:
+    """Write the backs: mirrored for the duplex flip and shifted by the offset."""
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, profile, title)
+    set_duplex(canvas, options.duplex is Duplex.LONG)
+    painter = PdfPainter(canvas)
+    backs: dict[str, Drawing] = {}
+    for page in back_pages(cards, profile, options.layout):
+        for index, group in enumerate(page):
+            drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt))
+            painter.draw(drawing, *profile.back_slot(index, options.duplex, options.offset_mm))
+        canvas.showPage()
+        if progress:
+            progress(1)
+    canvas.save()
+    return write_atomic(path, buffer.getvalue())

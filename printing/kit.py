@@ -1,0 +1,157 @@
+"""`dealer kit`: everything printable for the starter kit in one folder, as a plain list of steps.
+
+To add an output (3D pieces as STL, a rules booklet, ...), append a KitStep to KIT_STEPS: a label,
+how many progress units it takes and a function that writes its files and returns their paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from pieces.catalogue import Catalogue
+from printing.card_jobs import (
+    DeckRequest, Format, PictureMode, card_drawing, deck_pages, picture_source, print_backs, print_calibration,
+    print_cards, write_drawing,
+)
+from printing.card_pdfs import BackLayout, BackOptions
+from printing.files import write_atomic
+from printing.pictures import renderer_available
+from printing.sheets import Duplex
+from cards.legend import legend_card
+
+STARTER = DeckRequest(sets=("starter",))
+POD = DeckRequest(sets=("starter",), profile="pod", legend=True)
+
+
+@dataclass(frozen=True, slots=True)
+class KitContext:
+    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode."""
+
+    catalogue: Catalogue
+    out_dir: Path
+    advance: Callable[[int], None]
+    pictures: PictureMode = PictureMode.RENDER
+
+
+@dataclass(frozen=True, slots=True)
+class KitStep:
+    """One output of the kit."""
+
+    label: str
+    units: Callable[[KitContext], int]
+    run: Callable[[KitContext], list[Path]]
+
+
+def _pictures_units(ctx: KitContext) -> int:
+    if ctx.pictures is PictureMode.SILHOUETTE or not renderer_available():
+        return 0
+    return len(ctx.catalogue.select(sets=["starter"]))
+
+
+def _pictures(ctx: KitContext) -> list[Path]:
+    """Render each starter piece once (cached), so the card steps only read the cache."""
+    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
+    if _pictures_units(ctx) == 0:
+        return []
+    for piece in ctx.catalogue.select(sets=["starter"]):
+        source(piece.id)
+        ctx.advance(1)
+    return []
+
+
+def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
+    return DeckRequest(request.sets, request.games, request.groups, request.piece_ids, request.profile,
+                       request.legend, ctx.pictures)
+
+
+def _fronts(ctx: KitContext) -> list[Path]:
+    return [print_cards(ctx.catalogue, _with(STARTER, ctx), ctx.out_dir / "cards", ctx.advance)[0]]
+
+
+def _backs(ctx: KitContext) -> list[Path]:
+    folder = ctx.out_dir / "cards"
+    sheet = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.SHEET), folder, ctx.advance)[0]
+    pages = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.PAGES), folder, ctx.advance)[0]
+    return [sheet, pages]
+
+
+def _calibration(ctx: KitContext) -> list[Path]:
+    path = print_calibration("letter-2x4-perforated", Duplex.LONG, (0.0, 0.0), ctx.out_dir / "cards")
+    ctx.advance(1)
+    return [path]
+
+
+def _pod(ctx: KitContext) -> list[Path]:
+    folder = ctx.out_dir / "cards" / "print-on-demand"
+    fronts = print_cards(ctx.catalogue, _with(POD, ctx), folder, ctx.advance)[0]
+    backs = print_backs(ctx.catalogue, POD, BackOptions(Duplex.LONG, BackLayout.SHEET), folder, ctx.advance)[0]
+    return [fronts, backs]
+
+
+def _previews(ctx: KitContext) -> list[Path]:
+    folder = ctx.out_dir / "cards" / "preview"
+    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
+    legend = write_drawing(legend_card(), Format.PNG, folder / "legend.png", 150)
+    knight = write_drawing(card_drawing(ctx.catalogue, "knight"), Format.PNG, folder / "knight.png", 150, pictures=source)
+    ctx.advance(2)
+    return [legend, knight]
+
+
+KIT_STEPS: list[KitStep] = [
+    KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
+    KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
+    KitStep("card backs (one sheet per group, and one per front page)", lambda ctx: (
+        deck_pages(ctx.catalogue, STARTER, BackLayout.SHEET) + deck_pages(ctx.catalogue, STARTER, BackLayout.PAGES)
+    ), _backs),
+    KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
+    KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
+        deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
+    ), _pod),
+    KitStep("previews (PNG)", lambda ctx: 2, _previews),
+]
+
+HOW_TO_PRINT = """\
+How to print the Dealer's Chess starter kit
+===========================================
+
+Cards (cards/)
+  starter-cards.pdf      the fronts: 10 sheets for US Letter perforated cardstock, 2 x 4 cards of
+                         4.25 x 2.75 in (7 royals and a blank, 40 pieces, 24 pawns, 2 legend cards
+                         and write-in blanks).
+  starter-backs.pdf      one back sheet per group (royal, piece, pawn, reference). Print each sheet
+                         on the back of its group's front sheets: royal x1, piece x5, pawn x3, reference x1.
+  starter-backs-per-page.pdf
+                         the same backs, one page per front page, in order: for printers that take
+                         the fronts back in and print the backs in one run.
+  calibration.pdf        print it double-sided first to measure your printer's front/back offset.
+
+Always print at 100 % ("Actual size"); "Fit to page" shrinks the sheet and the cards miss the
+perforations. Backs are placed for flipping on the long edge. If the backs come out shifted, print
+calibration.pdf, read the offset and run:
+    dealer backs --duplex long --back-offset X,Y
+For plain cardstock with crop marks: dealer cards --profile letter-cut (or a4-cut), and the same
+--profile for dealer backs.
+
+Print-on-demand (cards/print-on-demand/)
+  one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group.
+  Single cards as 300 dpi PNG: dealer diagram ID --card --format png
+
+Files written by this run:
+"""
+
+
+def kit_units(ctx: KitContext) -> int:
+    """Total progress units of the whole kit."""
+    return sum(step.units(ctx) for step in KIT_STEPS)
+
+
+def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
+    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step."""
+    done = [(step.label, step.run(ctx)) for step in KIT_STEPS]
+    listing = "".join(
+        f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
+    )
+    note = write_atomic(ctx.out_dir / "HOW-TO-PRINT.txt", HOW_TO_PRINT + listing)
+    return done + [("how to print", [note])]

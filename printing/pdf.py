@@ -1,0 +1,154 @@
+"""Card drawings onto a reportlab canvas: Vera fonts embedded, keyed art drawn once as PDF forms."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Callable
+
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from cards.primitives import Align, Circle, Drawing, Group, Item, Picture, Poly, Rect, Style, Text
+from cards.text import register_fonts
+from cards.primitives import Font
+
+PictureSource = Callable[[str], "object | None"]  # piece id -> PIL image (RGB or RGBA) or None
+FORM_BOX_PT = (-2000.0, -2000.0, 4000.0, 4000.0)
+
+
+def new_canvas(buffer: io.BytesIO, width_pt: float, height_pt: float, title: str, **boxes) -> Canvas:
+    """A PDF 1.7 canvas whose only fonts are embedded Vera subsets, byte-identical run to run."""
+    register_fonts()
+    canvas = Canvas(
+        buffer, pagesize=(width_pt, height_pt), initialFontName=Font.REGULAR.value, invariant=1,
+        pdfVersion=(1, 7), **boxes,
+    )
+    canvas.setTitle(title)
+    canvas.setAuthor("Dealer's Chess toolkit")
+    canvas.setCreator("dealer (Dealer's Chess toolkit)")
+    canvas.setViewerPreference("PrintScaling", "None")
+    return canvas
+
+
+def set_duplex(canvas: Canvas, flip_long_edge: bool) -> None:
+    """Ask the print dialogue for two-sided printing flipped on the long or the short edge."""
+    canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if flip_long_edge else "DuplexFlipShortEdge")
+
+
+class PdfPainter:
+    """Draws Drawings on one canvas, turning keyed groups into forms drawn once."""
+
+    def __init__(self, canvas: Canvas, pictures: PictureSource | None = None) -> None:
+        self.canvas = canvas
+        self.pictures = pictures
+        self._forms: set[str] = set()
+        self._images: dict[str, ImageReader | None] = {}
+
+    def draw(self, drawing: Drawing, x: float, y: float) -> None:
+        """Draw a drawing with its bottom-left corner at (x, y)."""
+        c = self.canvas
+        c.saveState()
+        c.translate(x, y)
+        for item in drawing.items:
+            self._item(item)
+        c.restoreState()
+
+    def _item(self, item: Item) -> None:
+        kind = type(item)
+        if kind is Group:
+            self._group(item)  # type: ignore[arg-type]
+        elif kind is Rect:
+            self._shape(item.style, lambda fill, stroke: self.canvas.rect(item.x, item.y, item.width, item.height, stroke, fill))
+        elif kind is Circle:
+            self._shape(item.style, lambda fill, stroke: self.canvas.circle(item.cx, item.cy, item.r, stroke, fill))
+        elif kind is Poly:
+            self._poly(item)  # type: ignore[arg-type]
+        elif kind is Text:
+            self._text(item)  # type: ignore[arg-type]
+        elif kind is Picture:
+            self._picture(item)  # type: ignore[arg-type]
+
+    def _group(self, group: Group) -> None:
+        c = self.canvas
+        c.saveState()
+        if group.dx or group.dy:
+            c.translate(group.dx, group.dy)
+        if group.scale != 1.0:
+            c.scale(group.scale, group.scale)
+        if group.clip:
+            path = c.beginPath()
+            path.rect(*group.clip)
+            c.clipPath(path, stroke=0, fill=0)
+        if group.key is None:
+            for item in group.items:
+                self._item(item)
+        else:
+            name = _form_name(group.key)
+            if name not in self._forms:
+                self._forms.add(name)
+                c.beginForm(name, *_box())
+                for item in group.items:
+                    self._item(item)
+                c.endForm()
+            c.doForm(name)
+        c.restoreState()
+
+    def _shape(self, style: Style, paint: Callable[[int, int], None]) -> None:
+        c = self.canvas
+        fill = style.fill is not None
+        stroke = style.stroke is not None and style.width_pt > 0
+        if not (fill or stroke):
+            return
+        if fill:
+            c.setFillColorRGB(*style.fill)  # type: ignore[misc]
+        if stroke:
+            c.setStrokeColorRGB(*style.stroke)  # type: ignore[misc]
+            c.setLineWidth(style.width_pt)
+            c.setDash(list(style.dash_pt) if style.dash_pt else [])
+            c.setLineCap(1 if style.round_caps else 0)
+        paint(int(fill), int(stroke))
+
+    def _poly(self, poly: Poly) -> None:
+        def paint(fill: int, stroke: int) -> None:
+            path = self.canvas.beginPath()
+            path.moveTo(*poly.points[0])
+            for point in poly.points[1:]:
+                path.lineTo(*point)
+            if poly.closed:
+                path.close()
+            self.canvas.drawPath(path, stroke=stroke, fill=fill if poly.closed else 0)
+
+        self._shape(poly.style, paint)
+
+    def _text(self, text: Text) -> None:
+        c = self.canvas
+        c.setFont(text.font.value, text.size_pt)
+        c.setFillColorRGB(*text.color)
+        draw = {Align.LEFT: c.drawString, Align.CENTRE: c.drawCentredString, Align.RIGHT: c.drawRightString}
+        draw[text.align](text.x, text.y, text.text)
+
+    def _picture(self, picture: Picture) -> None:
+        image = self._image(picture.piece_id)
+        if image is None:
+            self._item(picture.fallback)
+            return
+        self.canvas.drawImage(
+            image, picture.x, picture.y, picture.width, picture.height, mask="auto", preserveAspectRatio=True,
+            anchor="c",
+        )
+
+    def _image(self, piece_id: str) -> ImageReader | None:
+        if piece_id not in self._images:
+            pil = self.pictures(piece_id) if self.pictures else None
+            self._images[piece_id] = ImageReader(pil) if pil is not None else None
+        return self._images[piece_id]
+
+
+def _box() -> tuple[float, float, float, float]:
+    x, y, w, h = FORM_BOX_PT
+    return (x, y, x + w, y + h)
+
+
+def _form_name(key: str) -> str:
+    return "F" + re.sub(r"[^A-Za-z0-9]", "_", key)
