@@ -42,6 +42,7 @@ class Promotion(Enum):
     NONE = "none"
     LIST = "list"  # any piece of `promotion_pieces`
     HAND = "hand"  # a piece from the owner's hand, which is used up (or from the big-deck draw)
+    HAND_KEPT = "hand-kept"  # any piece type in the owner's hand, which stays there (Dealer's simplified)
 
 
 class Captured(Enum):

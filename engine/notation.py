@@ -381,11 +381,11 @@ def _san_body(pos: Position, m: Move, legal: list[Move]) -> str:
     kind = pos.types[pos.piece[m.frm]]
     capture = m.kind == Kind.EN_PASSANT or (m.kind == Kind.NORMAL and pos.occ[m.to] != EMPTY)
     if kind.group is Group.PAWN:
-        text = board.name(m.frm)[0] if capture else ""
-        rivals = [o for o in legal if o.to == m.to and o.frm != m.frm and pos.piece[o.frm] == pos.piece[m.frm]]
-        if rivals and capture and any(board.file_of(o.frm) == board.file_of(m.frm) for o in rivals):
-            text = board.name(m.frm)
-        elif rivals and not capture:
+        rivals = [o.frm for o in legal if o.to == m.to and o.frm != m.frm
+                  and pos.types[pos.piece[o.frm]].group is Group.PAWN]
+        straight = board.file_of(m.frm) == board.file_of(m.to)
+        text = "" if straight and not capture and not rivals else board.name(m.frm)[0]
+        if text and (straight and not capture or any(board.file_of(r) == board.file_of(m.frm) for r in rivals)):
             text = board.name(m.frm)
     else:
         text = kind.piece.code + _disambiguation(pos, m, legal)

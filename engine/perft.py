@@ -33,3 +33,46 @@ def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
         rows.append((text, perft(pos, depth - 1)))
         pos.pop()
     return rows
+
+
+def load_position(
+    game_name: str | None, deal_file: str | None = None, fen: str | None = None,
+    moves: str | None = None, catalogue=None,
+) -> Position:
+    """The position a command works on: a game's start (or a deal file's, or a FEN), then moves played."""
+    from engine.errors import GameError
+    from engine.game import default_catalogue, load_game
+    from engine.notation import parse_fen, parse_move
+    from engine.rules import play
+
+    catalogue = catalogue or default_catalogue()
+    if deal_file is not None:
+        game, deal_fen = _read_deal(deal_file)
+        fen = fen or deal_fen
+    elif game_name is not None:
+        game = load_game(game_name)
+    else:
+        raise GameError("name a game (e.g. chess, dealers-8x8) or give --deal FILE")
+    pos = parse_fen(fen or game.start, game, catalogue)
+    for text in (moves or "").replace(";", ",").split(","):
+        if text.strip():
+            play(pos, parse_move(pos, text))
+    return pos
+
+
+def _read_deal(path: str):
+    """(game, fen) of a deal file: JSON with `fen` and `game` (or `board`, read as Dealer's on that board)."""
+    from engine.errors import GameError
+    from engine.game import load_game
+    from pieces.datafile import read_json
+
+    data = read_json(path, "deal", GameError)
+    if not isinstance(data, dict) or not isinstance(data.get("fen"), str):
+        raise GameError(f"{path}: not a deal file; expected a JSON object with a 'fen'")
+    name = data.get("game")
+    if not isinstance(name, str):
+        board = data.get("board")
+        if not isinstance(board, str):
+            raise GameError(f"{path}: the deal names neither a 'game' nor a 'board'")
+        name = f"dealers-{board}"
+    return load_game(name), data["fen"]

@@ -130,6 +130,8 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
     game = pos.game
     if game.promotion is Promotion.LIST:
         return game.promotion_pieces, False
+    if game.promotion is Promotion.HAND_KEPT:
+        return tuple(dict.fromkeys(pos.hands[side])), False
     if game.promotion is Promotion.HAND:
         pool = pos.deck.draw[:3] if pos.deck is not None else pos.hands[side]
         return tuple(dict.fromkeys(pool)), False
@@ -349,8 +351,10 @@ def outcome(pos: Position) -> Outcome | None:
     """Checkmate, stalemate, a lost royal, threefold repetition or the fifty-move rule; else None."""
     side = pos.turn
     winner = Result.BLACK_WINS if side == 0 else Result.WHITE_WINS
-    if _has_royals(pos) and not pos.royals[side]:
-        return Outcome(winner, "royal lost")
+    if _has_royals(pos):
+        for loser in (side, 1 - side):
+            if not pos.royals[loser]:
+                return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not legal_moves(pos):
         return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
     if Counter(pos.keys)[pos.key()] >= 3:

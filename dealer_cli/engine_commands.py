@@ -1,0 +1,71 @@
+"""`dealer perft` and `dealer moves`: the rules engine from the command line."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from dealer_cli.common import catalogue_option, echo_json
+from engine.notation import format_move, format_san
+from engine.perft import divide, load_position, perft
+from engine.rules import in_check, outcome
+from pieces.catalogue import Catalogue
+
+
+def _position_options(command):
+    command = click.option("--moves", default=None, help="Coordinate moves to play first, comma-separated: e2e4,e7e5.")(command)
+    command = click.option("--fen", default=None, help="Start from this FEN instead (docs/notation.md).")(command)
+    command = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None,
+                           help="Start from a saved deal (dealer deal --save FILE).")(command)
+    return click.argument("game", required=False)(command)
+
+
+@click.command("perft")
+@_position_options
+@click.option("--depth", type=click.IntRange(0, 12), required=True, help="Plies to count.")
+@click.option("--divide", "per_move", is_flag=True, help="Also print the count below each legal move.")
+@catalogue_option
+def perft_command(game, deal_file, fen, moves, depth, per_move, catalogue: Catalogue) -> None:
+    """Count the legal move sequences of DEPTH plies; the count is the last line."""
+    pos = load_position(game, deal_file, fen, moves, catalogue)
+    started = time.perf_counter()
+    if per_move:
+        rows = divide(pos, depth)
+        for text, count in rows:
+            click.echo(f"{text}: {count}")
+        total = sum(count for _, count in rows) if depth > 0 else 1
+    else:
+        total = perft(pos, depth)
+    seconds = time.perf_counter() - started
+    click.echo(f"{pos.game.id} depth {depth}: {total} nodes in {seconds:.2f} s ({total / max(seconds, 1e-9):,.0f}/s)", err=True)
+    click.echo(total)
+
+
+@click.command("moves")
+@_position_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: fen, turn, check, outcome and the moves.")
+@catalogue_option
+def moves_command(game, deal_file, fen, moves, as_json, catalogue: Catalogue) -> None:
+    """List the legal moves of the side to move (coordinate and SAN-like forms)."""
+    pos = load_position(game, deal_file, fen, moves, catalogue)
+    legal = pos.legal_moves()
+    rows = [{"move": format_move(pos, m), "san": format_san(pos, m, legal)} for m in legal]
+    rows.sort(key=lambda row: row["move"])
+    ended = outcome(pos)
+    if as_json:
+        echo_json({
+            "game": pos.game.id, "fen": pos.fen(), "turn": "white" if pos.turn == 0 else "black",
+            "check": in_check(pos, pos.turn), "moves": rows,
+            "outcome": None if ended is None else {"result": ended.result.value, "reason": ended.reason},
+        })
+        return
+    click.echo(f"{pos.game.name}: {pos.fen()}")
+    click.echo(f"{'White' if pos.turn == 0 else 'Black'} to move{' (in check)' if in_check(pos, pos.turn) else ''}")
+    width = max((len(r["move"]) for r in rows), default=4) + 2
+    for row in rows:
+        click.echo(f"  {row['move']:{width}} {row['san']}")
+    click.echo(f"{len(rows)} legal moves" + (f"; game over: {ended.result.value} ({ended.reason})" if ended else ""))
+
+
+COMMANDS = (perft_command, moves_command)
