@@ -190,8 +190,8 @@ def _crown_cut(size: BodySize, inner: float, outer: float, angle: float) -> Mani
 
 
 def code_height_mm(size: BodySize) -> float:
-    """Letter height of the base code: at least 4 mm, up to 6 mm on big bases."""
-    return min(6.0, max(5.0, 0.16 * 2 * size.base_radius))
+    """Letter height of the base code: 16 % of the base diameter, at least 4 mm, at most 6 mm."""
+    return min(6.0, max(4.0, 0.16 * 2 * size.base_radius))
 
 
 def _code_cut(code: str, size: BodySize, pocket_mm: float) -> Manifold:

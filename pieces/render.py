@@ -107,48 +107,59 @@ def rasterize(screen: np.ndarray, faces: np.ndarray, normals: np.ndarray, toward
     zbuf = np.full(height * width, -np.inf)
     tri_of = np.full(height * width, -1, dtype=np.int64)
     bary = np.zeros((height * width, 2))
-    lo = np.floor(np.minimum(np.minimum(a, b), c)[keep, :2]).astype(np.int64)
-    hi = np.ceil(np.maximum(np.maximum(a, b), c)[keep, :2]).astype(np.int64)
-    lo = np.clip(lo, 0, [width - 1, height - 1])
-    hi = np.clip(hi, 0, [width, height])
-    counts = np.maximum(hi - lo, 0).prod(axis=1)
+    row_lo = np.clip(np.ceil(np.minimum(np.minimum(a, b), c)[keep, 1] - 0.5), 0, height).astype(np.int64)
+    row_hi = np.clip(np.floor(np.maximum(np.maximum(a, b), c)[keep, 1] - 0.5) + 1, 0, height).astype(np.int64)
+    rows = np.maximum(row_hi - row_lo, 0)
+    budget = np.cumsum(rows * 40)  # rough pixels per triangle row, to size the chunks
     start = 0
     while start < len(keep):
-        stop = start + max(1, int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_PIXELS)))
-        _raster_chunk(screen, faces, keep[start:stop], lo[start:stop], hi[start:stop], counts[start:stop],
-                      area[keep[start:stop]], width, zbuf, tri_of, bary)
-        start = stop
+        stop = int(np.searchsorted(budget, budget[start] - rows[start] * 40 + CHUNK_PIXELS)) + 1
+        part = slice(start, min(stop, len(keep)))
+        _raster_chunk(screen, faces, keep[part], row_lo[part], rows[part], area[keep[part]], shape, zbuf, tri_of, bary)
+        start = part.stop
     return tri_of.reshape(shape), bary.reshape(shape + (2,)), zbuf.reshape(shape)
 
 
-def _raster_chunk(screen, faces, tris, lo, hi, counts, area, width, zbuf, tri_of, bary) -> None:
-    total = int(counts.sum())
-    if total == 0:
+def _raster_chunk(screen, faces, tris, row_lo, rows, area, shape, zbuf, tri_of, bary) -> None:
+    """Scan-convert some triangles: each row's span from the edge crossings, then depth test."""
+    height, width = shape
+    owner = np.repeat(np.arange(len(tris)), rows)
+    if len(owner) == 0:
         return
-    owner = np.repeat(np.arange(len(tris)), counts)
-    offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    box_w = (hi - lo)[:, 0][owner]
-    px = lo[owner, 0] + offset % box_w + 0.5
-    py = lo[owner, 1] + offset // box_w + 0.5
+    y = row_lo[owner] + (np.arange(len(owner)) - np.repeat(np.cumsum(rows) - rows, rows)) + 0.5
     f = faces[tris[owner]]
-    a, b, c = screen[f[:, 0]], screen[f[:, 1]], screen[f[:, 2]]
-    w0 = ((b[:, 0] - px) * (c[:, 1] - py) - (c[:, 0] - px) * (b[:, 1] - py)) / area[owner]
-    w1 = ((c[:, 0] - px) * (a[:, 1] - py) - (a[:, 0] - px) * (c[:, 1] - py)) / area[owner]
+    x_lo, x_hi = np.full(len(y), np.inf), np.full(len(y), -np.inf)
+    for i, j in ((0, 1), (1, 2), (2, 0)):
+        p, q = screen[f[:, i]], screen[f[:, j]]
+        dy = q[:, 1] - p[:, 1]
+        crosses = ((p[:, 1] - y) * (q[:, 1] - y) <= 0) & (dy != 0)
+        x = p[:, 0] + (y - p[:, 1]) * (q[:, 0] - p[:, 0]) / np.where(dy == 0, 1.0, dy)
+        x_lo = np.where(crosses, np.minimum(x_lo, x), x_lo)
+        x_hi = np.where(crosses, np.maximum(x_hi, x), x_hi)
+    first = np.clip(np.ceil(x_lo - 0.5), 0, width).astype(np.int64)
+    last = np.clip(np.floor(x_hi - 0.5) + 1, 0, width).astype(np.int64)
+    span = np.where(np.isfinite(x_lo), np.maximum(last - first, 0), 0)
+    run = np.repeat(np.arange(len(y)), span)
+    px = first[run] + (np.arange(len(run)) - np.repeat(np.cumsum(span) - span, span)) + 0.5
+    py = y[run]
+    tri_local = owner[run]
+    g = faces[tris[tri_local]]
+    a, b, c = screen[g[:, 0]], screen[g[:, 1]], screen[g[:, 2]]
+    w0 = ((b[:, 0] - px) * (c[:, 1] - py) - (c[:, 0] - px) * (b[:, 1] - py)) / area[tri_local]
+    w1 = ((c[:, 0] - px) * (a[:, 1] - py) - (a[:, 0] - px) * (c[:, 1] - py)) / area[tri_local]
     w2 = 1.0 - w0 - w1
-    inside = (w0 >= -1e-9) & (w1 >= -1e-9) & (w2 >= -1e-9)
-    pid = (py[inside] - 0.5).astype(np.int64) * width + (px[inside] - 0.5).astype(np.int64)
-    w0, w1, w2 = w0[inside], w1[inside], w2[inside]
-    z = w0 * a[inside, 2] + w1 * b[inside, 2] + w2 * c[inside, 2]
-    order = np.lexsort((-z, pid))
-    pid, z = pid[order], z[order]
-    first = np.ones(len(pid), dtype=bool)
-    first[1:] = pid[1:] != pid[:-1]
-    pick = order[first]
-    pid, z = pid[first], z[first]
-    better = z > zbuf[pid]
+    z = w0 * a[:, 2] + w1 * b[:, 2] + w2 * c[:, 2]
+    pid = (py - 0.5).astype(np.int64) * width + (px - 0.5).astype(np.int64)
+    order = np.argsort(pid * 4096.0 - (z - z.min()) / (np.ptp(z) + 1e-9) * 4000.0, kind="stable")
+    pid = pid[order]
+    keep = np.ones(len(pid), dtype=bool)
+    keep[1:] = pid[1:] != pid[:-1]
+    pick = order[keep]
+    pid = pid[keep]
+    better = z[pick] > zbuf[pid]
     pid, pick = pid[better], pick[better]
-    zbuf[pid] = z[better]
-    tri_of[pid] = tris[owner[inside]][pick]
+    zbuf[pid] = z[pick]
+    tri_of[pid] = tris[tri_local[pick]]
     bary[pid, 0] = w0[pick]
     bary[pid, 1] = w1[pick]
 

@@ -56,3 +56,23 @@ def cached_render_png(
 def default_cache_dir(out_dir: str | Path) -> Path:
     """The cache folder used under an output folder."""
     return Path(out_dir) / CACHE_FOLDER
+
+
+def write_render_png(
+    piece: PieceDef, path: str | Path, width_px: int = 600, colour: str = "white", square_mm: float = 50.0,
+    cache_dir: str | Path | None = None,
+) -> Path:
+    """Write the piece's picture as a PNG (colour 'both' = white and black side by side)."""
+    colours = ("white", "black") if colour == "both" else (colour,)
+    if cache_dir is not None:
+        images = [cached_render_png(piece, cache_dir, width_px, c, square_mm) for c in colours]
+    else:
+        images = [Image.fromarray(render_piece(piece, width_px, c, square_mm)) for c in colours]
+    sheet = Image.new("RGBA", (sum(i.width for i in images), max(i.height for i in images)), (0, 0, 0, 0))
+    x = 0
+    for image in images:
+        sheet.alpha_composite(image, (x, sheet.height - image.height))
+        x += image.width
+    buffer = io.BytesIO()
+    sheet.save(buffer, format="PNG", optimize=True)
+    return write_atomic(path, buffer.getvalue())

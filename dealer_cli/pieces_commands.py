@@ -1,0 +1,102 @@
+"""`dealer pieces`, `dealer plate` and `dealer render`: STLs of the 3D pieces, print plates, pictures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from dealer_cli.common import catalogue_option
+from pieces.catalogue import Catalogue, PieceDef
+from pieces.errors import DealerError
+from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
+from printing.plates import DEFAULT_SPACING_MM, parse_bed, plates_folder, write_plates
+from printing.render_cache import write_render_png
+from printing.stl import pieces_folder, write_piece_stls
+
+
+def select_pieces(catalogue: Catalogue, sets, games, piece_ids) -> list[PieceDef]:
+    """Pieces of the sets and games given plus the ids given; every piece when nothing is given."""
+    chosen: dict[str, PieceDef] = {}
+    if sets or games or not piece_ids:
+        chosen.update((p.id, p) for p in catalogue.select(sets, games))
+    for piece_id in piece_ids:
+        piece = catalogue.get(piece_id)
+        chosen[piece.id] = piece
+    if not chosen:
+        raise DealerError(
+            f"no piece is in set(s) {', '.join(sets) or '-'} and game(s) {', '.join(games) or '-'}; "
+            "`dealer catalogue` lists the sets and games"
+        )
+    return list(chosen.values())
+
+
+def _selection_options(command):
+    for option in reversed((
+        click.option("--set", "sets", multiple=True, help="Pieces of this set (e.g. starter); repeatable."),
+        click.option("--game", "games", multiple=True, help="Pieces of this game (e.g. chess); repeatable."),
+        click.option("--piece", "piece_ids", multiple=True, help="This piece id; repeatable."),
+        click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True,
+                     help="Board square size the pieces are for (40 and 50 are common)."),
+        click.option("--weight-pocket", is_flag=True, help="Leave a pocket under the base for a washer (up to M10)."),
+        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False),
+                     help="Output folder."),
+    )):
+        command = option(command)
+    return command
+
+
+@click.command("pieces")
+@_selection_options
+@catalogue_option
+def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, catalogue: Catalogue) -> None:
+    """Write one STL per piece (named by id), validated watertight, for printing without supports."""
+    chosen = select_pieces(catalogue, sets, games, piece_ids)
+    options = ModelOptions(square_mm, weight_pocket)
+    folder = pieces_folder(out_dir, options)
+    with click.progressbar(length=len(chosen), label="Building pieces", file=click.get_text_stream("stderr")) as bar:
+        paths = write_piece_stls(chosen, folder, options, progress=lambda _: bar.update(1))
+    click.echo(f"{len(paths)} STL files in {folder}")
+
+
+@click.command("plate")
+@_selection_options
+@click.option("--bed", default="220x220", show_default=True, help="Printer bed WIDTHxDEPTH in mm.")
+@click.option("--spacing", "spacing_mm", type=float, default=DEFAULT_SPACING_MM, show_default=True,
+              help="Gap between bases in mm.")
+@click.option("--copies", type=int, default=1, show_default=True, help="Copies of each piece.")
+@catalogue_option
+def plate_command(
+    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, catalogue: Catalogue,
+) -> None:
+    """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
+    chosen = select_pieces(catalogue, sets, games, piece_ids)
+    options = ModelOptions(square_mm, weight_pocket)
+    folder = plates_folder(out_dir, options)
+    bed_mm = parse_bed(bed)
+    with click.progressbar(length=len(chosen) * copies, label="Building plates", file=click.get_text_stream("stderr")) as bar:
+        paths = write_plates(
+            chosen, folder, options, bed_mm, spacing_mm, copies,
+            progress=lambda plate: bar.update(len(plate.placements)),
+        )
+    click.echo(f"{len(paths) - 1} plate STL files and {paths[-1].name} in {folder}")
+
+
+@click.command("render")
+@click.argument("piece_id")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="PNG file (default build/renders/ID-COLOUR.png).")
+@click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]), default="white",
+              show_default=True, help="Which copy to draw; both = side by side.")
+@click.option("--width", "width_px", type=click.IntRange(32, 4000), default=600, show_default=True,
+              help="Picture width in pixels (per copy).")
+@click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
+@catalogue_option
+def render_command(piece_id, out_path, colour, width_px, square_mm, catalogue: Catalogue) -> None:
+    """Draw a piece in three-quarter view as a PNG with a transparent background."""
+    piece = catalogue.get(piece_id)
+    path = Path(out_path) if out_path else Path("build") / "renders" / f"{piece.id}-{colour}.png"
+    write_render_png(piece, path, width_px, colour, square_mm)
+    click.echo(str(path))
+
+
+COMMANDS = (pieces_command, plate_command, render_command)

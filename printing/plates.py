@@ -1,0 +1,141 @@
+"""Print plates: pieces laid out on a printer bed, one STL per plate, plus a list of what is where.
+
+Pieces are packed in rows (largest first) with a gap between bases; each plate STL is validated
+like a piece STL, expecting one body per piece on it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from pieces.catalogue import PieceDef
+from pieces.errors import DealerError
+from pieces.model import ModelOptions, build_piece
+from printing.files import write_atomic
+from printing.stl import triangles_of, write_stl
+
+DEFAULT_BED_MM = (220.0, 220.0)
+DEFAULT_SPACING_MM = 6.0
+EDGE_MM = 5.0  # kept clear along the bed's edges
+
+
+class PlateError(DealerError):
+    """A bed or spacing that cannot hold the pieces asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One piece on a plate: its centre on the bed in mm."""
+
+    piece_id: str
+    code: str
+    x_mm: float
+    y_mm: float
+    diameter_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A numbered plate and the pieces on it."""
+
+    number: int
+    placements: tuple[Placement, ...]
+
+    @property
+    def file_name(self) -> str:
+        return f"plate-{self.number:02d}.stl"
+
+
+def parse_bed(text: str) -> tuple[float, float]:
+    """A bed size such as '220x220' (mm) as (width, depth)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
+    if not match or min(float(match[1]), float(match[2])) < 40:
+        raise PlateError(f"bed size {text!r} is not allowed; write WIDTHxDEPTH in mm, each at least 40, e.g. 220x220")
+    return float(match[1]), float(match[2])
+
+
+def plan_plates(
+    items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM,
+) -> list[Plate]:
+    """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
+    width, depth = bed_mm
+    if spacing_mm < 1.0:
+        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; pieces need at least 1 mm between bases")
+    plates: list[list[Placement]] = [[]]
+    x = y = row = EDGE_MM
+    row_height = 0.0
+    for piece_id, code, diameter in sorted(items, key=lambda item: -item[2]):
+        if diameter + 2 * EDGE_MM > min(width, depth):
+            raise PlateError(f"piece {piece_id!r} ({diameter:.1f} mm across) does not fit a {width:g}x{depth:g} mm bed")
+        if x + diameter > width - EDGE_MM + 1e-9:  # next row
+            x, y = EDGE_MM, row + row_height + spacing_mm
+            row, row_height = y, 0.0
+        if y + diameter > depth - EDGE_MM + 1e-9:  # next plate
+            plates.append([])
+            x = y = row = EDGE_MM
+            row_height = 0.0
+        plates[-1].append(Placement(piece_id, code, x + diameter / 2, y + diameter / 2, diameter))
+        x += diameter + spacing_mm
+        row_height = max(row_height, diameter)
+    return [Plate(i, tuple(p)) for i, p in enumerate(plates, start=1) if p]
+
+
+def write_plates(
+    pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
+    progress: Callable[[Plate], None] | None = None,
+) -> list[Path]:
+    """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last)."""
+    if copies < 1:
+        raise PlateError(f"copies {copies} is not allowed; use 1 or more")
+    models = {piece.id: build_piece(piece, options) for piece in pieces}
+    items = [
+        (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
+    ]
+    plates = plan_plates(items, bed_mm, spacing_mm)
+    paths = []
+    for plate in plates:
+        triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
+        path = Path(out_dir) / plate.file_name
+        write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
+        paths.append(path)
+        if progress is not None:
+            progress(plate)
+    listing = plate_listing(plates, options, bed_mm, spacing_mm)
+    paths.append(write_atomic(Path(out_dir) / "plates.txt", listing))
+    return paths
+
+
+def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.ndarray:
+    vertices, faces = mesh
+    return triangles_of(vertices + np.array([placement.x_mm, placement.y_mm, 0.0]), faces)
+
+
+def plate_listing(
+    plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
+) -> str:
+    """The text list of what is on each plate and where (bed origin at the front left corner)."""
+    lines = [
+        f"{len(plates)} plate(s) for {options.square_mm:g} mm squares on a {bed_mm[0]:g} x {bed_mm[1]:g} mm bed, "
+        f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
+        "Print every plate once in each colour (white and black); the forward notch points to +y (the back of the bed).",
+        "",
+    ]
+    for plate in plates:
+        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces")
+        for p in plate.placements:
+            lines.append(f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base)")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
+    """Where `dealer plate` writes: one folder per square size (and pocket choice)."""
+    pocket = "-weighted" if options.weight_pocket else ""
+    return Path(out_dir) / f"plates-{options.square_mm:g}mm{pocket}"
