@@ -26,9 +26,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from dealer_cli import cards_commands, catalogue_commands, engine_commands
+    from dealer_cli import cards_commands, catalogue_commands, engine_commands, pieces_commands
 
-    for module in (catalogue_commands, engine_commands, cards_commands):
+    for module in (catalogue_commands, engine_commands, cards_commands, pieces_commands):
         for command in module.COMMANDS:
             cli.add_command(command)
 
