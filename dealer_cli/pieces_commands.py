@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -54,7 +55,7 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, ca
     chosen = select_pieces(catalogue, sets, games, piece_ids)
     options = ModelOptions(square_mm, weight_pocket)
     folder = pieces_folder(out_dir, options)
-    with click.progressbar(length=len(chosen), label="Building pieces", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
         paths = write_piece_stls(chosen, folder, options, progress=lambda _: bar.update(1))
     click.echo(f"{len(paths)} STL files in {folder}")
 
@@ -74,7 +75,7 @@ def plate_command(
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(out_dir, options)
     bed_mm = parse_bed(bed)
-    with click.progressbar(length=len(chosen) * copies, label="Building plates", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
         paths = write_plates(
             chosen, folder, options, bed_mm, spacing_mm, copies,
             progress=lambda plate: bar.update(len(plate.placements)),

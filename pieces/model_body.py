@@ -114,8 +114,8 @@ def body(size: BodySize, family: Family) -> Manifold:
     ], ROUND_SEGMENTS)
     flare = size.flare_bottom
     disc_bottom = size.height - size.top_thickness
-    head = _revolve([
-        (0, flare), (size.waist_radius, flare), (size.top_radius, disc_bottom),
+    head = _revolve([  # the cone starts 1 mm lower, inside the stem, so its flat bottom is hidden
+        (0, flare - 1.0), (size.waist_radius - MAX_FLARE, flare - 1.0), (size.top_radius, disc_bottom),
         (size.top_radius, size.height), (0, size.height),
     ], ROUND_SEGMENTS)
     return Manifold.batch_boolean([foot, _stem(size, family), head], _add())

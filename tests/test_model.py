@@ -1,0 +1,201 @@
+"""3D piece models: every catalogue piece prints as one closed solid of its group's size, looks unlike
+pieces that move differently, and its top emblem says what the engine says on an empty board."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+import trimesh
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.probe import probe
+from pieces.catalogue import Group, Rule, load_catalogue
+from pieces.model import MIN_PITCH_MM, ModelError, ModelOptions, build_piece, identity_signature, size_limits
+from pieces.model_body import Family, family_of
+from pieces.model_emblem import Shape, emblem_of
+from pieces.movement import parse_movement
+from printing.stl import check_triangles, triangles_of, write_piece_stls
+
+CATALOGUE = load_catalogue()
+ALL = list(CATALOGUE)
+
+
+def _check_written(path, piece, square_mm: float) -> None:
+    loaded = trimesh.load(path, file_type="stl")
+    assert loaded.is_watertight, piece.id
+    assert loaded.is_winding_consistent, piece.id
+    assert loaded.is_volume, piece.id
+    assert loaded.euler_number == 2, piece.id  # genus 0: no handles, no stray shells
+    assert check_triangles(np.asarray(loaded.triangles, dtype=np.float32)).bodies == 1, piece.id
+    diameter, height = size_limits(piece.group, square_mm)
+    low, high = loaded.bounds
+    assert low[2] == pytest.approx(0.0, abs=1e-4), piece.id
+    assert high[0] - low[0] <= diameter + 1e-3 and high[1] - low[1] <= diameter + 1e-3, piece.id
+    assert high[2] <= height + 1e-3, piece.id
+    assert high[2] >= height - 1.0, piece.id  # every piece of a group has the same top height
+
+
+@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(tmp_path, square_mm):
+    paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm))
+    assert len(paths) == len(ALL) == 87
+    for piece, path in zip(ALL, paths):
+        assert path.name == f"{piece.id}.stl"
+        _check_written(path, piece, square_mm)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+def test_every_piece_with_a_weight_pocket_is_still_one_closed_solid(tmp_path, square_mm):
+    paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm, weight_pocket=True))
+    for piece, path in zip(ALL, paths):
+        _check_written(path, piece, square_mm)
+
+
+def test_pieces_look_different_unless_they_move_identically():
+    by_look: dict[tuple, list] = {}
+    for piece in ALL:
+        by_look.setdefault(identity_signature(piece), []).append(piece)
+    for group in by_look.values():
+        moves = {(frozenset(p.movement.paths), p.group) for p in group}
+        assert len(moves) == 1, [p.id for p in group]
+    assert len(by_look) >= 80  # only true twins (e.g. Standard and Mecklenbeck Pawn) share a look
+
+
+def test_no_two_pieces_have_identical_geometry_thanks_to_the_base_code():
+    digests = {}
+    for piece in ALL:
+        vertices, _ = build_piece(piece).mesh()
+        digest = np.round(np.sort(vertices, axis=0), 3).tobytes()
+        assert digest not in digests, (piece.id, digests.get(digest))
+        digests[digest] = piece.id
+
+
+def test_twins_differ_only_by_their_code():
+    standard, mecklenbeck = CATALOGUE.get("standard-pawn"), CATALOGUE.get("mecklenbeck-pawn")
+    assert identity_signature(standard) == identity_signature(mecklenbeck)
+    assert build_piece(standard).solid.volume() != pytest.approx(build_piece(mecklenbeck).solid.volume(), abs=1e-3)
+
+
+@pytest.mark.parametrize("piece", [p for p in ALL if not p.has(Rule.TELEPORT)], ids=lambda p: p.id)
+def test_emblem_markers_match_the_engine_on_an_empty_board(piece):
+    if any(path.final.max_steps is None for path in piece.movement.paths):
+        pytest.skip("unlimited slides are bars to the rim, not cells")
+    offsets = probe(piece)
+    moves, captures = set(offsets.moves), set(offsets.captures)
+    first = set(offsets.initial_moves) | set(offsets.initial_captures)
+    markers = {m.cell: m for m in emblem_of(piece.movement).markers}
+    assert set(markers) == moves | captures | first
+    for cell, marker in markers.items():
+        if cell in moves | captures:
+            expected = Shape.DOT if cell in moves and cell in captures else Shape.RING if cell in moves else Shape.SQUARE
+            assert (marker.shape, marker.small) == (expected, False), cell
+        else:
+            assert marker.small, cell
+
+
+def test_symbols_of_typical_pieces():
+    pawn = emblem_of(CATALOGUE.get("standard-pawn").movement)
+    shapes = {m.cell: (m.shape, m.small) for m in pawn.markers}
+    assert shapes == {
+        (0, 1): (Shape.RING, False), (0, 2): (Shape.RING, True),
+        (1, 1): (Shape.SQUARE, False), (-1, 1): (Shape.SQUARE, False),
+    }
+    assert pawn.lines == (((0, 0), (0, 1), (0, 2)),)  # the double step may not leap
+    rook = emblem_of(CATALOGUE.get("rook").movement)
+    assert not rook.markers and len(rook.bars) == 4 and all(b.end is None and not b.gap for b in rook.bars)
+    cannon = emblem_of(CATALOGUE.get("cannon").movement)
+    assert all(b.gap and b.end_shape is Shape.SQUARE and b.gap_shape is Shape.RING for b in cannon.bars)
+    gryffon = emblem_of(CATALOGUE.get("gryffon").movement)
+    assert {b.start for b in gryffon.bars} == {(1, 1), (1, -1), (-1, 1), (-1, -1)} and len(gryffon.bars) == 8
+
+
+def test_families_shape_the_stem():
+    expected = {
+        "knight": Family.LEAPER, "king": Family.LEAPER, "rook": Family.RIDER, "nightrider": Family.RIDER,
+        "cannon": Family.HOPPER, "vao": Family.HOPPER, "gryffon": Family.BENT, "ship": Family.BENT,
+        "president": Family.RANGED, "turtle": Family.RANGED,
+    }
+    for piece_id, family in expected.items():
+        assert family_of(CATALOGUE.get(piece_id).movement) is family, piece_id
+    hexagonal = build_piece(CATALOGUE.get("cannon")).triangle_count
+    assert Family.HOPPER.sides == 6 and Family.RIDER.sides == 8 and hexagonal > 0
+
+
+def test_groups_differ_in_size_and_royals_wear_a_crown():
+    king, guard = build_piece(CATALOGUE.get("king")), build_piece(CATALOGUE.get("guard"))
+    pawn = build_piece(CATALOGUE.get("standard-pawn"))
+    heights = [m.solid.bounding_box()[5] for m in (king, guard, pawn)]
+    assert heights[0] > heights[1] > heights[2]
+    assert king.size.crown_height > 0 and guard.size.crown_height == 0
+    assert heights[0] == pytest.approx(king.size.height + king.size.crown_height, abs=1e-3)
+
+
+@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+def test_every_grid_is_at_least_the_printable_pitch(square_mm):
+    for piece in ALL:
+        assert build_piece(piece, ModelOptions(square_mm)).layout.pitch_mm >= MIN_PITCH_MM, piece.id
+
+
+def test_too_small_squares_give_a_clear_error_naming_a_size_that_works():
+    antelope = CATALOGUE.get("antelope")
+    with pytest.raises(ModelError, match=r"antelope.*--square-mm (\d+)") as error:
+        build_piece(antelope, ModelOptions(25.0))
+    needed = int(error.value.args[0].rsplit("--square-mm ", 1)[1].split()[0])
+    assert build_piece(antelope, ModelOptions(float(needed))).layout.pitch_mm >= MIN_PITCH_MM
+    with pytest.raises(ModelError, match="square size 500"):
+        build_piece(antelope, ModelOptions(500.0))
+
+
+def _overhang_faces(model) -> np.ndarray:
+    """Triangles facing down more steeply than 45 degrees, above the bed."""
+    vertices, faces = model.mesh()
+    triangles = vertices[faces]
+    normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    lengths = np.linalg.norm(normals, axis=1)
+    nz = normals[:, 2] / np.where(lengths == 0, 1, lengths)
+    steep = nz < -math.cos(math.radians(45)) - 1e-4
+    above_bed = triangles[:, :, 2].min(axis=1) > 1e-6
+    return triangles[steep & above_bed & (lengths > 0)]
+
+
+@pytest.mark.parametrize("piece_id", ["king", "knight", "rook", "cannon", "standard-pawn", "gryffon"])
+@pytest.mark.parametrize("weight_pocket", [False, True])
+def test_no_overhang_beyond_45_degrees_except_the_code_grooves(piece_id, weight_pocket):
+    model = build_piece(CATALOGUE.get(piece_id), ModelOptions(40.0, weight_pocket))
+    steep = _overhang_faces(model)
+    # the only downward faces off the bed are the flat roofs of the 0.6 mm code grooves (short bridges)
+    assert np.allclose(steep[:, :, 2], 0.6, atol=1e-6)
+
+
+def test_weight_pocket_is_open_below_and_leaves_room_for_the_code():
+    plain = build_piece(CATALOGUE.get("queen"), ModelOptions(50.0))
+    pocketed = build_piece(CATALOGUE.get("queen"), ModelOptions(50.0, weight_pocket=True))
+    assert 4.0 <= pocketed.pocket_radius_mm <= 10.2
+    lost = plain.solid.volume() - pocketed.solid.volume()
+    r = pocketed.pocket_radius_mm
+    assert lost == pytest.approx(math.pi * r * r * 2.2 + math.pi * r**3 / 3, rel=0.03)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 4), st.integers(1, 4), st.sampled_from(["", "f", "m", "c"]))
+def test_any_leaper_builds_a_valid_solid(short, long, modifier):
+    short = min(short, long)
+    movement = parse_movement(f"{modifier}({long},{short})")
+    piece = CATALOGUE.get("knight")
+    model = build_piece(dataclasses.replace(piece, movement=movement))
+    vertices, faces = model.mesh()
+    check = check_triangles(triangles_of(vertices, faces))
+    assert check.problems() == []
+    cells = {m.cell for m in emblem_of(movement).markers}
+    assert all(max(abs(x), abs(y)) == long for x, y in cells)
+
+
+def test_group_sizes_follow_the_reference_table():
+    assert size_limits(Group.ROYAL, 50.0)[0] == pytest.approx(38.0)
+    assert size_limits(Group.PIECE, 40.0)[0] == pytest.approx(28.8)
+    assert size_limits(Group.PAWN, 50.0)[1] == pytest.approx(45.0 + 0.8)

@@ -1,0 +1,150 @@
+"""STL writing, plates, pictures and the pieces/plate/render commands, checked on what lands on disk."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+from click.testing import CliRunner
+from PIL import Image
+
+from dealer_cli import cli
+from pieces.catalogue import load_catalogue
+from pieces.model import ModelOptions, build_piece
+from pieces.render import render_piece
+from printing import render_cache
+from printing.plates import PlateError, parse_bed, plan_plates, write_plates
+from printing.stl import StlError, check_triangles, triangles_of, write_stl
+
+CATALOGUE = load_catalogue()
+
+
+def _triangles(piece_id: str = "knight") -> np.ndarray:
+    vertices, faces = build_piece(CATALOGUE.get(piece_id)).mesh()
+    return triangles_of(vertices, faces)
+
+
+def test_a_valid_piece_is_written_and_reads_back_as_a_solid(tmp_path):
+    path = tmp_path / "knight.stl"
+    check = write_stl(path, _triangles(), "knight")
+    assert check.problems() == [] and check.volume_mm3 > 10_000
+    loaded = trimesh.load(path, file_type="stl")
+    assert loaded.is_watertight and loaded.is_volume
+    assert len(loaded.faces) == check.triangles
+    assert [p.name for p in tmp_path.iterdir()] == ["knight.stl"]
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda t: t[1:], "not shared by exactly two"),
+    (lambda t: t[:, ::-1], "not positive"),
+    (lambda t: np.concatenate([t[:1, ::-1], t[1:]]), "inconsistent winding"),
+    (lambda t: np.concatenate([t, t + np.float32(100)]), "2 separate bodies"),
+])
+def test_a_broken_mesh_raises_and_leaves_no_file(tmp_path, damage, reason):
+    path = tmp_path / "broken.stl"
+    path_before = tmp_path / "keep.stl"
+    path_before.write_bytes(b"old")
+    with pytest.raises(StlError, match=reason):
+        write_stl(path, damage(_triangles()), "knight")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.stl"]
+
+
+def test_an_existing_file_survives_a_failed_write(tmp_path):
+    path = tmp_path / "knight.stl"
+    write_stl(path, _triangles(), "knight")
+    before = path.read_bytes()
+    with pytest.raises(StlError):
+        write_stl(path, _triangles()[5:], "knight")
+    assert path.read_bytes() == before
+
+
+def test_check_counts_bodies_and_degenerate_triangles():
+    triangles = _triangles()
+    check = check_triangles(np.concatenate([triangles, triangles + np.float32(60)]))
+    assert check.bodies == 2 and check.open_edges == 0 and check.problems(expected_bodies=2) == []
+
+
+def test_plates_keep_pieces_on_the_bed_and_apart():
+    items = [(f"p{i}", "X", 38.0 if i % 3 else 24.0) for i in range(40)]
+    plates = plan_plates(items, (220.0, 180.0), 6.0)
+    placed = [p for plate in plates for p in plate.placements]
+    assert len(placed) == 40 and len(plates) >= 2
+    for plate in plates:
+        spots = plate.placements
+        for p in spots:
+            assert p.diameter_mm / 2 <= p.x_mm <= 220 - p.diameter_mm / 2
+            assert p.diameter_mm / 2 <= p.y_mm <= 180 - p.diameter_mm / 2
+        for i, a in enumerate(spots):
+            for b in spots[i + 1:]:
+                gap = np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) - (a.diameter_mm + b.diameter_mm) / 2
+                assert gap >= 6.0 - 1e-9
+
+
+def test_bad_beds_are_refused():
+    assert parse_bed("250x210") == (250.0, 210.0)
+    for text in ("220", "20x20", "axb"):
+        with pytest.raises(PlateError, match="WIDTHxDEPTH"):
+            parse_bed(text)
+    with pytest.raises(PlateError, match="does not fit"):
+        plan_plates([("king", "K", 38.0)], (45.0, 45.0))
+
+
+def test_plate_files_hold_one_body_per_piece_and_a_listing(tmp_path):
+    pieces = [CATALOGUE.get(i) for i in ("king", "knight", "standard-pawn")]
+    paths = write_plates(pieces, tmp_path, ModelOptions(40.0), (120.0, 120.0), 5.0, copies=2)
+    stls = [p for p in paths if p.suffix == ".stl"]
+    listing = paths[-1].read_text()
+    bodies = sum(check_triangles(np.asarray(trimesh.load(p, file_type="stl").triangles, np.float32)).bodies for p in stls)
+    assert bodies == 6
+    assert listing.count("king ") == 2 and listing.count("standard-pawn") == 2
+    assert all(p.name in listing for p in stls)
+
+
+def test_pictures_are_rgba_with_a_transparent_background_and_two_colours():
+    white = render_piece(CATALOGUE.get("knight"), 120, "white")
+    black = render_piece(CATALOGUE.get("knight"), 120, "black")
+    assert white.shape[1] == 120 and white.shape[2] == 4 and white.dtype == np.uint8
+    assert white[0, 0, 3] == 0 and white[white.shape[0] // 2, 60, 3] == 255
+    assert white[..., :3][white[..., 3] == 255].mean() > 2 * black[..., :3][black[..., 3] == 255].mean()
+
+
+def test_render_cache_reuses_pictures_and_follows_the_definition(tmp_path, monkeypatch):
+    calls = []
+    real = render_cache.render_piece
+
+    def counting(*args, **kwargs):
+        calls.append(args[0].id)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render_cache, "render_piece", counting)
+    knight = CATALOGUE.get("knight")
+    first = render_cache.cached_render_png(knight, tmp_path, 80)
+    second = render_cache.cached_render_png(knight, tmp_path, 80)
+    assert calls == ["knight"] and first.size == second.size and first.mode == "RGBA"
+    changed = CATALOGUE.get("nightrider")
+    assert render_cache.render_key(knight, 80, "white", 50.0) != render_cache.render_key(changed, 80, "white", 50.0)
+
+
+def test_commands_write_stls_plates_and_pictures(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["pieces", "--piece", "king", "--piece", "rook", "--square-mm", "40", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "pieces-40mm").iterdir()) == ["king.stl", "rook.stl"]
+    result = runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    listing = (tmp_path / "plates-50mm" / "plates.txt").read_text()
+    assert all(name in listing for name in ("king", "queen", "rook", "bishop", "knight", "standard-pawn"))
+    picture = tmp_path / "rook.png"
+    result = runner.invoke(cli, ["render", "rook", "--out", str(picture), "--width", "90", "--colour", "both"])
+    assert result.exit_code == 0, result.output
+    assert Image.open(picture).size[0] == 180
+
+
+def test_commands_report_bad_input_in_one_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["pieces", "--piece", "antelope", "--square-mm", "25", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "error: piece 'antelope'" in result.output and "--square-mm" in result.output
+    result = runner.invoke(cli, ["render", "kingg"])
+    assert result.exit_code == 1 and "did you mean" in result.output
+    result = runner.invoke(cli, ["plate", "--piece", "king", "--bed", "30x30", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "WIDTHxDEPTH" in result.output
