@@ -294,8 +294,8 @@ def _last_inside(start: Square, vector: tuple[int, int], steps: int, radius: int
 
 
 def _edge(start: Square, vector: tuple[int, int], radius: int) -> tuple[float, float]:
-    """Where a line from start along vector leaves the grid (0.42 squares beyond the last centre)."""
-    limit = radius + 0.42
+    """Where a line from start along vector reaches the grid edge (just inside it)."""
+    limit = radius + 0.48
     t = min(
         (limit - start[i] * (1 if v > 0 else -1)) / abs(v) for i, v in enumerate(vector) if v
     )
@@ -381,7 +381,7 @@ def draw_stroke(points: list[tuple[float, float]], kind: StrokeKind, c: float) -
     (x0, y0), (x1, y1) = points[0], points[-1]
     length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    head = c * 0.34
+    head = c * 0.3
     base = (x1 - ux * head, y1 - uy * head)
     wing = (-uy * head * 0.5, ux * head * 0.5)
     arrow = ((x1, y1), (base[0] + wing[0], base[1] + wing[1]), (base[0] - wing[0], base[1] - wing[1]))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from cards.art import silhouette
 from cards.diagram import Diagram, diagram_for, draw_diagram, forward_arrow, rule_badge
 from cards.primitives import Align, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
-from cards.text import DESCENT, fit_line, fit_text, text_width_pt
+from cards.text import DESCENT, LayoutError, fit_line, fit_text, text_width_pt
 from cards.theme import NEUTRAL, group_look
 from pieces.catalogue import PieceDef
 
@@ -23,6 +23,7 @@ GRID_PT = 116.0
 GRID_Y_PT = 38.0
 TEXT_X_PT = LEFT + GRID_PT + 14
 PICTURE_PT = 48.0
+SMALL_PICTURE_PT = 30.0
 RULES_MAX_PT, RULES_MIN_PT = 9.5, 8.0
 SMALL_PT = 6.5  # footer lines; nothing on a card is smaller than 6 pt
 INK = (0.08, 0.08, 0.08)
@@ -49,12 +50,16 @@ def card_face(info: FaceInfo) -> Drawing:
     items.append(Group((draw_diagram(diagram, GRID_PT),), LEFT, GRID_Y_PT))
     items += _diagram_marks(diagram)
     top = GRID_Y_PT + GRID_PT
+    try:
+        picture_pt, text = PICTURE_PT, _rules_text(piece.text, diagram.badges, PICTURE_PT)
+    except LayoutError:  # a long text: a smaller picture leaves it more room
+        picture_pt, text = SMALL_PICTURE_PT, _rules_text(piece.text, diagram.badges, SMALL_PICTURE_PT)
     items.append(Picture(
-        RIGHT - PICTURE_PT, top - PICTURE_PT, PICTURE_PT, PICTURE_PT, piece.id,
-        Group((silhouette(piece.group.value, PICTURE_PT, look.band, (0.93, 0.93, 0.93)),),
-              RIGHT - PICTURE_PT, top - PICTURE_PT),
+        RIGHT - picture_pt, top - picture_pt, picture_pt, picture_pt, piece.id,
+        Group((silhouette(piece.group.value, picture_pt, look.band, (0.93, 0.93, 0.93)),),
+              RIGHT - picture_pt, top - picture_pt),
     ))
-    items += _rules_text(piece.text, diagram.badges)
+    items += text
     items += _footer(
         f"XBetza {piece.betza}", f"{info.set_name} \u00b7 {look.plural} {info.number}/{info.total}",
         f"code {piece.code}",
@@ -88,7 +93,7 @@ def _diagram_marks(diagram: Diagram) -> list[Item]:
     return items
 
 
-def _rules_text(text: str, badges: tuple[str, ...]) -> list[Item]:
+def _rules_text(text: str, badges: tuple[str, ...], picture_pt: float) -> list[Item]:
     """The rules text, shrunk to fit (never below 8 pt), flowing around the picture."""
     top, bottom = GRID_Y_PT + GRID_PT, GRID_Y_PT
     items: list[Item] = []
@@ -101,12 +106,12 @@ def _rules_text(text: str, badges: tuple[str, ...]) -> list[Item]:
             y -= label.leading_pt
         bottom += 4 + len(label.lines) * label.leading_pt
     width = RIGHT - TEXT_X_PT
-    narrow = width - PICTURE_PT - 5
+    narrow = width - picture_pt - 5
 
     def width_at(offset: float) -> float:
-        return narrow if offset < PICTURE_PT + 2 else width
+        return narrow if offset < picture_pt + 2 else width
 
-    lines = fit_text(text, Font.REGULAR, top - bottom, width_at, RULES_MAX_PT, RULES_MIN_PT)
+    lines = fit_text(text, Font.REGULAR, top - bottom, width_at, RULES_MAX_PT, RULES_MIN_PT, 1.15)
     y = top - lines.size_pt * 0.93
     for line in lines.lines:
         items.append(Text(TEXT_X_PT, y, line, lines.size_pt, Font.REGULAR, INK))

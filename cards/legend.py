@@ -10,7 +10,7 @@ from cards.diagram import (
 )
 from cards.face import BAND_H_PT, CARD_H_PT, CARD_W_PT, LEFT, RIGHT, SMALL_PT, TOP, _band
 from cards.primitives import Circle, Color, Drawing, Font, Group, Item, Rect, Style, Text
-from cards.text import fit_text
+from cards.text import fit_line, fit_text
 from cards.theme import NEUTRAL
 
 C = 13.0  # a sample square
@@ -86,6 +86,7 @@ def legend_card() -> Drawing:
         for line in lines.lines:
             items.append(Text(x + 2 * C + 4, baseline, line, lines.size_pt, Font.REGULAR, INK))
             baseline -= lines.leading_pt
-    note = "Black's moves are the same, turned round. Colours match the Interactive Diagram."
-    items.append(Text(LEFT, 20.5, note, SMALL_PT, Font.ITALIC, (0.3, 0.3, 0.3)))
+    note = "Black's moves are the same, turned round. Colours as in the Interactive Diagram."
+    size = fit_line(note, Font.ITALIC, RIGHT - LEFT, SMALL_PT, 6.0)
+    items.append(Text(LEFT, 20.5, note, size, Font.ITALIC, (0.3, 0.3, 0.3)))
     return Drawing(CARD_W_PT, CARD_H_PT, (Group(tuple(items), key="legend"),))

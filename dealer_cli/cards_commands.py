@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -10,7 +11,7 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
 from printing.card_jobs import (
-    DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
+    DeckRequest, Format, PictureMode, check_out_dir, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
 )
 from printing.card_pdfs import BackLayout, BackOptions
 from printing.kit import KitContext, build_kit, kit_units
@@ -32,8 +33,8 @@ def deck_options(command):
     options = (
         click.option("--set", "sets", multiple=True, help="Cards of this set (default: starter); repeatable."),
         click.option("--game", "games", multiple=True, help="Cards of the pieces of this game; repeatable."),
-        click.option("--group", "groups", multiple=True, type=click.Choice([g.value for g in Group]),
-                     help="Only this group; repeatable."),
+        click.option("--group", "groups", multiple=True,
+                     help=f"Only this group ({', '.join(g.value for g in Group)}); repeatable."),
         click.option("--piece", "piece_ids", multiple=True, help="Only this piece id; repeatable."),
         click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
                      help="Sheet profile: letter-2x4-perforated, letter-cut, a4-cut, pod, or a .toml file."),
@@ -63,8 +64,10 @@ PICTURES = click.option(
 def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, catalogue: Catalogue) -> None:
     """Print card fronts as a PDF (default: the whole starter kit on perforated Letter sheets)."""
     request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
-    with click.progressbar(length=deck_pages(catalogue, request), label="card fronts", file=click.get_text_stream("stderr")) as bar:
-        path, pages = print_cards(catalogue, request, Path(out_dir) / "cards", bar.update)
+    pages = deck_pages(catalogue, request)
+    check_out_dir(Path(out_dir))
+    with click.progressbar(length=pages, label="card fronts", file=sys.stderr) as bar:
+        path, pages = print_cards(catalogue, request, Path(out_dir), bar.update)
     click.echo(f"wrote {path} ({pages} pages)")
 
 
@@ -82,9 +85,11 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
     """Print the card backs as a PDF, placed for double-sided printing."""
     request = _request(sets, games, groups, piece_ids, profile, legend)
     options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset))
+    deck_pages(catalogue, request)
+    check_out_dir(Path(out_dir))
     with click.progressbar(length=deck_pages(catalogue, request, options.layout), label="card backs",
-                           file=click.get_text_stream("stderr")) as bar:
-        path, pages = print_backs(catalogue, request, options, Path(out_dir) / "cards", bar.update)
+                           file=sys.stderr) as bar:
+        path, pages = print_backs(catalogue, request, options, Path(out_dir), bar.update)
     click.echo(f"wrote {path} ({pages} pages)")
 
 
@@ -95,7 +100,7 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
 @click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
 def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
     """Print a two-sided sheet that measures your printer's front/back offset."""
-    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), Path(out_dir) / "cards")
+    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), Path(out_dir))
     click.echo(f"wrote {path}: print it double-sided at 100 %, then follow the steps on the sheet")
 
 
@@ -109,7 +114,7 @@ def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
 @catalogue_option
 def diagram_command(piece_id, fmt, whole_card, dpi, pictures, out_dir, catalogue: Catalogue) -> None:
     """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
-    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir) / "cards", whole_card, dpi, PictureMode(pictures))
+    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir), whole_card, dpi, PictureMode(pictures))
     click.echo(f"wrote {path}")
 
 
@@ -119,13 +124,15 @@ def diagram_command(piece_id, fmt, whole_card, dpi, pictures, out_dir, catalogue
 @catalogue_option
 def kit_command(out_dir, pictures, catalogue: Catalogue) -> None:
     """Write everything printable for the starter kit into one folder, with a how-to-print note."""
-    with click.progressbar(length=1, label="starter kit", file=click.get_text_stream("stderr")) as bar:
+    check_out_dir(Path(out_dir))
+    with click.progressbar(length=1, label="starter kit", file=sys.stderr) as bar:
         ctx = KitContext(catalogue, Path(out_dir), bar.update, PictureMode(pictures))
         bar.length = kit_units(ctx)
         done = build_kit(ctx)
     for label, paths in done:
+        click.echo(f"{label}:")
         for path in paths:
-            click.echo(f"{label:58} {path}  ({path.stat().st_size / 1024:.0f} KiB)")
+            click.echo(f"    {path}  ({path.stat().st_size / 1024:.0f} KiB)")
     click.echo(f"kit written to {out_dir}/ -- start with {Path(out_dir) / 'HOW-TO-PRINT.txt'}")
 
 

@@ -12,7 +12,7 @@ from pieces.errors import DealerError
 from printing.calibrate import write_calibration
 from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts
 from printing.deck import Card, build_deck, face_info, select_pieces
-from printing.files import write_atomic
+from printing.files import OutputError, write_atomic
 from printing.pdf import PdfPainter, new_canvas
 from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
 from printing.png import png_bytes
@@ -62,6 +62,19 @@ class DeckRequest:
         return "-".join(parts)
 
 
+def check_out_dir(out_dir: Path) -> Path:
+    """Make sure the output folder exists and takes files, before any work starts."""
+    import tempfile
+
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):
+            pass
+    except OSError as error:
+        raise OutputError(f"{out_dir}: cannot create the folder or write in it ({error.strerror})") from None
+    return out_dir
+
+
 def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], object]:
     """The deck's cards and its profile."""
     profile = load_profile(request.profile)
@@ -72,17 +85,19 @@ def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], 
 
 
 def picture_source(catalogue: Catalogue, mode: PictureMode, out_dir: Path) -> PictureSource:
-    """The pictures for faces: rendered and cached under out_dir/.cache, or silhouettes."""
+    """The pictures for faces: 3D renders from the render cache under out_dir, or silhouettes."""
     if mode is PictureMode.SILHOUETTE or not renderer_available():
         return no_pictures
-    return rendered_pictures(catalogue, out_dir / ".cache" / "pictures")
+    return rendered_pictures(catalogue, out_dir)
 
 
-def print_cards(catalogue: Catalogue, request: DeckRequest, out_dir: Path, progress=None) -> tuple[Path, int]:
-    """Write the card fronts PDF; return its path and page count."""
+def print_cards(
+    catalogue: Catalogue, request: DeckRequest, out_dir: Path, progress=None, folder: str = "cards",
+) -> tuple[Path, int]:
+    """Write the card fronts PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
     pictures = picture_source(catalogue, request.pictures, out_dir)
-    path = out_dir / f"{request.name}-cards.pdf"
+    path = out_dir / folder / f"{request.name}-cards.pdf"
     title = f"Dealer's Chess cards: {request.name}"
     write_fronts(cards, profile, path, title, pictures, progress)
     return path, len(pages_of(cards, profile))
@@ -90,18 +105,19 @@ def print_cards(catalogue: Catalogue, request: DeckRequest, out_dir: Path, progr
 
 def print_backs(
     catalogue: Catalogue, request: DeckRequest, options: BackOptions, out_dir: Path, progress=None,
+    folder: str = "cards",
 ) -> tuple[Path, int]:
-    """Write the card backs PDF; return its path and page count."""
+    """Write the card backs PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
     suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
-    path = out_dir / f"{request.name}-backs{suffix}.pdf"
+    path = out_dir / folder / f"{request.name}-backs{suffix}.pdf"
     write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)
     return path, deck_pages(catalogue, request, options.layout)
 
 
 def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float, float], out_dir: Path) -> Path:
     """Write the printer calibration sheet."""
-    return write_calibration(load_profile(profile_name), duplex, offset_mm, out_dir / "calibration.pdf")
+    return write_calibration(load_profile(profile_name), duplex, offset_mm, out_dir / "cards" / "calibration.pdf")
 
 
 def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
@@ -144,9 +160,9 @@ def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Pat
     piece = catalogue.get(piece_id)
     if whole_card:
         source = picture_source(catalogue, pictures, out_dir)
-        return write_drawing(card_drawing(catalogue, piece.id), fmt, out_dir / f"{piece.id}-card.{fmt.value}", dpi,
-                             pictures=source)
-    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_dir / f"{piece.id}-diagram.{fmt.value}", dpi)
+        path = out_dir / "cards" / f"{piece.id}-card.{fmt.value}"
+        return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, pictures=source)
+    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_dir / "cards" / f"{piece.id}-diagram.{fmt.value}", dpi)
 
 
 def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | None = None) -> int:

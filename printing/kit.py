@@ -67,26 +67,25 @@ def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
 
 
 def _fronts(ctx: KitContext) -> list[Path]:
-    return [print_cards(ctx.catalogue, _with(STARTER, ctx), ctx.out_dir / "cards", ctx.advance)[0]]
+    return [print_cards(ctx.catalogue, _with(STARTER, ctx), ctx.out_dir, ctx.advance)[0]]
 
 
 def _backs(ctx: KitContext) -> list[Path]:
-    folder = ctx.out_dir / "cards"
-    sheet = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.SHEET), folder, ctx.advance)[0]
-    pages = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.PAGES), folder, ctx.advance)[0]
+    sheet = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.SHEET), ctx.out_dir, ctx.advance)[0]
+    pages = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.PAGES), ctx.out_dir, ctx.advance)[0]
     return [sheet, pages]
 
 
 def _calibration(ctx: KitContext) -> list[Path]:
-    path = print_calibration("letter-2x4-perforated", Duplex.LONG, (0.0, 0.0), ctx.out_dir / "cards")
+    path = print_calibration("letter-2x4-perforated", Duplex.LONG, (0.0, 0.0), ctx.out_dir)
     ctx.advance(1)
     return [path]
 
 
 def _pod(ctx: KitContext) -> list[Path]:
-    folder = ctx.out_dir / "cards" / "print-on-demand"
-    fronts = print_cards(ctx.catalogue, _with(POD, ctx), folder, ctx.advance)[0]
-    backs = print_backs(ctx.catalogue, POD, BackOptions(Duplex.LONG, BackLayout.SHEET), folder, ctx.advance)[0]
+    folder = "cards/print-on-demand"
+    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
+    backs = print_backs(ctx.catalogue, POD, BackOptions(Duplex.LONG, BackLayout.SHEET), ctx.out_dir, ctx.advance, folder)[0]
     return [fronts, backs]
 
 

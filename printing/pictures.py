@@ -6,15 +6,12 @@ the renderer (and tests can pass their own).
 
 from __future__ import annotations
 
-import hashlib
-import io
 from pathlib import Path
 from typing import Callable
 
 from PIL import Image
 
 from pieces.catalogue import Catalogue, PieceDef
-from printing.files import write_atomic
 
 PictureSource = Callable[[str], "Image.Image | None"]
 PICTURE_PX = 240  # 48 pt at 360 dpi: sharp on paper, small in the PDF
@@ -26,59 +23,32 @@ def no_pictures(piece_id: str) -> None:
 
 
 def renderer_available() -> bool:
-    """Whether pieces.render (the 3D renderer) can be imported."""
+    """Whether the 3D renderer and its cache can be imported."""
     try:
-        from pieces.render import render_piece  # noqa: F401
+        from printing.render_cache import cached_render_png  # noqa: F401
     except Exception:  # an unfinished or broken renderer must never stop the cards
         return False
     return True
 
 
-def rendered_pictures(catalogue: Catalogue, cache_dir: Path | None) -> PictureSource:
-    """Pictures rendered from each piece's 3D model, cached as PNG in cache_dir (None: no cache)."""
+def rendered_pictures(catalogue: Catalogue, out_dir: Path) -> PictureSource:
+    """Pictures rendered from each piece's 3D model, through the shared render cache under out_dir."""
     memory: dict[str, Image.Image | None] = {}
 
     def source(piece_id: str) -> Image.Image | None:
         if piece_id not in memory:
-            memory[piece_id] = _picture(catalogue.get(piece_id), cache_dir)
+            memory[piece_id] = _picture(catalogue.get(piece_id), out_dir)
         return memory[piece_id]
 
     return source
 
 
-def _picture(piece: PieceDef, cache_dir: Path | None) -> Image.Image | None:
-    path = cache_dir / f"{piece.id}-{_signature(piece)}.png" if cache_dir else None
-    if path is not None and path.exists():
-        try:
-            return Image.open(path).convert("RGBA")
-        except OSError:
-            pass
-    image = _render(piece)
-    if image is not None and path is not None:
-        buffer = io.BytesIO()
-        image.save(buffer, "PNG", optimize=True)
-        write_atomic(path, buffer.getvalue())
-    return image
-
-
-def _render(piece: PieceDef) -> Image.Image | None:
+def _picture(piece: PieceDef, out_dir: Path) -> Image.Image | None:
     try:
-        from pieces.render import render_piece
+        from printing.render_cache import cached_render_png, default_cache_dir
 
-        pixels = render_piece(piece, width_px=PICTURE_PX)
-    except Exception:  # no renderer, or a model it cannot build: the silhouette stands in
+        image = cached_render_png(piece, default_cache_dir(out_dir), width_px=PICTURE_PX)
+    except Exception:  # a model the renderer cannot build: the silhouette stands in
         return None
-    image = Image.fromarray(pixels, "RGBA" if pixels.shape[2] == 4 else "RGB")
     box = image.getbbox()
     return image.crop(box) if box else None
-
-
-def _signature(piece: PieceDef) -> str:
-    """A short hash of what the model depends on, so an edited piece is rendered again."""
-    try:
-        from pieces.model import identity_signature
-
-        key = repr(identity_signature(piece))
-    except Exception:
-        key = repr((piece.group.value, piece.code, piece.betza))
-    return hashlib.sha1(f"{key}|{PICTURE_PX}".encode()).hexdigest()[:10]

@@ -1,0 +1,111 @@
+"""The card commands as a user runs them: files written, one-line errors, nothing half-written."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+from pypdf import PdfReader
+
+from dealer_cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.exists() else []
+
+
+def test_cards_writes_the_starter_deck(tmp_path) -> None:
+    result = run("cards", "--out", str(tmp_path), "--pictures", "silhouette")
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "cards" / "starter-cards.pdf"
+    assert f"wrote {path} (10 pages)" in result.output
+    assert len(PdfReader(path).pages) == 10
+
+
+def test_cards_by_group_and_piece(tmp_path) -> None:
+    result = run("cards", "--group", "pawn", "--out", str(tmp_path), "--pictures", "silhouette")
+    assert result.exit_code == 0 and "starter-pawn-cards.pdf (4 pages)" in result.output
+    result = run("cards", "--piece", "knight", "--piece", "rook", "--profile", "a4-cut", "--out", str(tmp_path),
+                 "--pictures", "silhouette")
+    assert result.exit_code == 0 and "custom-a4-cut-cards.pdf (1 pages)" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--set", "nope"), "unknown set 'nope'"),
+    (("--group", "kings"), "unknown group 'kings'"),
+    (("--piece", "knite"), "unknown piece 'knite'"),
+    (("--game", "go"), "unknown game 'go'"),
+    (("--profile", "letter-3x5"), "unknown profile 'letter-3x5'"),
+])
+def test_bad_selection_is_one_line_and_writes_nothing(tmp_path, args, message) -> None:
+    result = run("cards", *args, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert _files(tmp_path / "out") == []
+
+
+def test_impossible_profile_is_refused(tmp_path) -> None:
+    profile = tmp_path / "three.toml"
+    profile.write_text(
+        "page_width_pt = 612\npage_height_pt = 792\ncolumns = 3\nrows = 4\ncard_width_pt = 306\n"
+        "card_height_pt = 198\nleft_pt = 0\ntop_pt = 0\ngap_x_pt = 0\ngap_y_pt = 0\nbleed_pt = 0\n"
+        "crop_marks = false\ntrim_box = false\n"
+    )
+    result = run("backs", "--profile", str(profile), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "3 x 4 cards need 918.0 x 792.0 pt but the page is 612 x 792 pt" in result.output
+    assert _files(tmp_path / "out") == []
+
+
+def test_unwritable_out_is_one_line(tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run("cards", "--out", str(blocker / "deck"), "--pictures", "silhouette")
+    assert result.exit_code == 1
+    assert len(result.output.strip().splitlines()) == 1 and "cannot create the folder" in result.output
+
+
+def test_bad_back_offset(tmp_path) -> None:
+    result = run("backs", "--back-offset", "1,2,3", "--out", str(tmp_path))
+    assert result.exit_code == 1 and "expected X,Y in mm" in result.output
+
+
+def test_backs_and_calibration(tmp_path) -> None:
+    result = run("backs", "--duplex", "short", "--layout", "pages", "--back-offset", "1,-0.5", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "starter-backs-per-page.pdf (10 pages)" in result.output
+    result = run("backs", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "starter-backs.pdf (4 pages)" in result.output
+    result = run("calibrate", "--out", str(tmp_path))
+    assert result.exit_code == 0
+    reader = PdfReader(tmp_path / "cards" / "calibration.pdf")
+    assert len(reader.pages) == 2 and "50 mm" in reader.pages[0].extract_text()
+
+
+def test_diagram_as_svg_png_and_pdf(tmp_path) -> None:
+    assert run("diagram", "nightrider", "--out", str(tmp_path)).exit_code == 0
+    svg = ElementTree.parse(tmp_path / "cards" / "nightrider-diagram.svg").getroot()
+    assert svg.tag.endswith("svg") and svg.get("width") == "198pt"
+    assert run("diagram", "knight", "--card", "--format", "png", "--pictures", "silhouette", "--out", str(tmp_path)).exit_code == 0
+    with Image.open(tmp_path / "cards" / "knight-card.png") as image:
+        assert image.size == (1275, 825)
+    assert run("diagram", "rook", "--format", "pdf", "--out", str(tmp_path)).exit_code == 0
+    assert float(PdfReader(tmp_path / "cards" / "rook-diagram.pdf").pages[0].mediabox.width) == 198
+
+
+def test_kit_writes_everything_and_a_note(tmp_path) -> None:
+    result = run("kit", "--out", str(tmp_path), "--pictures", "silhouette")
+    assert result.exit_code == 0, result.output
+    note = (tmp_path / "HOW-TO-PRINT.txt").read_text()
+    for name in ("starter-cards.pdf", "starter-backs.pdf", "calibration.pdf", "starter-pod-cards.pdf", "legend.png"):
+        assert name in note and name in result.output
+    listed = [line.strip() for line in note.splitlines() if line.startswith("  cards/")]
+    assert listed and all((tmp_path / line).is_file() for line in listed)
+    assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no temporary files left behind
