@@ -218,7 +218,6 @@ def default_catalogue() -> Catalogue:
 class PieceType:
     """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines."""
 
-    index: int
     piece: PieceDef
     fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
     attacks: tuple  # [side][square] -> {target: lines}
@@ -257,7 +256,7 @@ class TypeTable:
         found = self._by_id.get(piece_id)
         if found is None:
             found = len(self.types)
-            self.types.append(compile_type(found, self.catalogue.get(piece_id), self.board, self.game, self.pawn_rank))
+            self.types.append(compile_type(self.catalogue.get(piece_id), self.board, self.game, self.pawn_rank))
             self._by_id[piece_id] = found
         return found
 
@@ -295,8 +294,9 @@ def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozense
     return per_square
 
 
-def compile_type(index: int, piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
-    """Compile one catalogue piece for a board: rays per colour and square, attack lines, rule tables."""
+@lru_cache(maxsize=512)
+def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
+    """Compile one catalogue piece for a board (once): rays per colour and square, attack lines, rule tables."""
     promo = promotion_ranks(piece, game, pawn_rank)
     fast, attacks, overlap = [], [], []
     for side in (0, 1):
@@ -309,7 +309,7 @@ def compile_type(index: int, piece: PieceDef, board: Board, game: GameDef, pawn_
     rng = random.Random(f"{piece.id}/{board.label}")
     zobrist = tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))
     return PieceType(
-        index=index, piece=piece, fast=tuple(fast), attacks=tuple(attacks), overlap=tuple(overlap),
+        piece=piece, fast=tuple(fast), attacks=tuple(attacks), overlap=tuple(overlap),
         flee=flee, push=_push_entries(piece, board) if piece.has(Rule.PUSH) else None,
         teleport=tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None,
         zobrist=zobrist, royal=piece.is_royal, group=piece.group,

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from engine.game import load_game, start_position
+from engine.move import Kind
 from engine.perft import perft
 
 sf = pytest.importorskip("pyffish")
@@ -109,8 +110,15 @@ def to_last_rank(pos, m) -> bool:
 
 
 def ours(pos) -> set[str]:
+    """Our legal moves in FSF's UCI: a castling move that shares its squares with an ordinary
+    royal move is written royal-takes-partner (e8a8), as FSF does."""
     board = pos.board
-    return {board.name(m.frm) + board.name(m.to) for m in pos.legal_moves() if not to_last_rank(pos, m)}
+    found = set()
+    for m in pos.legal_moves():
+        if not to_last_rank(pos, m):
+            to = m.extra if m.kind == Kind.CASTLE and _ambiguous(pos, m) else m.to
+            found.add(board.name(m.frm) + board.name(to))
+    return found
 
 
 UCI = re.compile(r"^([a-l]\d+)([a-l]\d+)([a-z]?)$")

@@ -1,0 +1,67 @@
+"""Game records: PGN written atomically and read back; damaged records are reported, never overwritten."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import RecordError
+from engine.game import load_game
+from engine.notation import parse_fen
+from engine.record import format_record, parse_record, read_record, record_of, write_record
+
+
+def played(game_id: str, plies: int, seed: int = 1):
+    game = load_game(game_id)
+    pos = parse_fen(game.start, game)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+    return pos
+
+
+@pytest.mark.parametrize("game_id", ["chess", "dealers-8x8", "dealers-12x12", "spinal-tap", "consuls"])
+def test_a_record_is_written_and_read_back_to_the_same_position(tmp_path, game_id):
+    pos = played(game_id, 30)
+    record = record_of(pos, {"White": "Ann", "Black": "Bob", "Deal": "seed 42"})
+    path = write_record(tmp_path / "game.pgn", record)
+    again = read_record(path)
+    assert again.moves == record.moves and again.tags["Deal"] == "seed 42"
+    assert again.tags["Variant"] == game_id
+    assert again.position.fen() == pos.fen()
+
+
+def test_a_truncated_record_is_reported_and_not_overwritten(tmp_path):
+    record = record_of(played("chess", 20))
+    path = write_record(tmp_path / "game.pgn", record)
+    text = path.read_text()
+    path.write_text(text[: len(text) * 2 // 3])
+    with pytest.raises(RecordError, match="truncated|corrupted"):
+        read_record(path)
+    with pytest.raises(RecordError, match="not overwritten"):
+        write_record(path, record)
+    assert path.read_text() == text[: len(text) * 2 // 3]
+
+
+def test_a_changed_move_is_reported_as_corrupted(tmp_path):
+    record = record_of(played("dealers-8x8", 16, seed=4))
+    text = format_record(record)
+    head, _, moves = text.partition("\n\n")
+    first = record.moves[0]
+    damaged = head + "\n\n" + moves.replace(first, "Qh5", 1)
+    with pytest.raises(RecordError, match="corrupted"):
+        parse_record(damaged, "game.pgn")
+    no_checksum = "\n".join(l for l in damaged.splitlines() if not l.startswith("[Checksum"))
+    with pytest.raises(RecordError, match="line"):
+        parse_record(no_checksum, "game.pgn")
+
+
+def test_not_a_record_and_missing_files_are_reported(tmp_path):
+    with pytest.raises(RecordError, match="no such game record"):
+        read_record(tmp_path / "missing.pgn")
+    with pytest.raises(RecordError, match="not a game record"):
+        parse_record("hello world", "x.pgn")
