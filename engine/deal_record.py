@@ -31,8 +31,9 @@ class DealtGame:
         return found
 
     def hand(self, side: str) -> tuple[str, ...]:
-        """Every piece one side holds for promotion: its own kept cards and the shared extras."""
-        return self.army(side).hand + self.deal.shared
+        """Every piece one side may promote to: its kept cards and the shared extras (simplified: its stand-ins)."""
+        army = self.army(side)
+        return army.promotes_to if self.deal.procedure.simplified else army.hand + self.deal.shared
 
 
 def side_json(game: DealtGame, side: str, catalogue) -> dict:

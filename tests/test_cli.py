@@ -1,0 +1,31 @@
+"""The `dealer` command group: every command is reachable, and loading it stays cheap."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from dealer_cli import COMMAND_MODULES, cli
+
+
+def test_every_command_module_is_listed_and_every_listed_command_exists():
+    modules = set(COMMAND_MODULES.values())
+    for module_name in modules:
+        module = importlib.import_module(f"dealer_cli.{module_name}")
+        for command in module.COMMANDS:
+            assert COMMAND_MODULES.get(command.name) == module_name, f"add {command.name!r} to COMMAND_MODULES"
+    for name in COMMAND_MODULES:
+        assert CliRunner().invoke(cli, [name, "--help"]).exit_code == 0, name
+
+
+def test_unknown_command_is_a_usage_error():
+    assert CliRunner().invoke(cli, ["shuffle"]).exit_code == 2
+
+
+def test_importing_the_command_group_does_not_import_heavy_libraries():
+    code = "import sys, dealer_cli; print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []

@@ -1,0 +1,146 @@
+"""`dealer deal`: readable output, JSON with a FEN that sets up the deal, saved deals, errors."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from dealer_cli import cli
+from engine.notation import parse_fen
+from pieces.catalogue import load_catalogue
+
+CATALOGUE = load_catalogue()
+SIDES = {"white": 0, "black": 1}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def deal_json(*args):
+    result = run("deal", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_plain_deal_is_readable_and_names_its_seed():
+    result = run("deal")
+    assert result.exit_code == 0
+    assert "Deal " in result.output and "White (value" in result.output and "FEN: " in result.output
+    seed = int(result.output.split()[1].rstrip(":"))
+    assert run("deal", "--seed", str(seed)).output == result.output
+
+
+@pytest.mark.parametrize("board", ["8x8", "10x10", "12x12", "simplified"])
+def test_json_fen_sets_up_exactly_what_the_deal_says(board):
+    data = deal_json("--seed", "77", "--board", board)
+    assert {"seed", "board", "white", "black", "fen"} <= set(data) and data["seed"] == 77
+    position = parse_fen(data["fen"], data["game"], CATALOGUE)
+    files = position.board.files
+    ranks = position.board.ranks
+    for side, index in SIDES.items():
+        army = data[side]
+        rows = army.get("back_ranks", [army["back_rank"]]) + ([army["extra_row"]] if "extra_row" in army else [])
+        rows = rows + [army["pawns"]]
+        for k, row in enumerate(rows):
+            rank = k if side == "white" else ranks - 1 - k
+            assert len(row) == files
+            for file, card in enumerate(row):
+                assert position.piece_at(position.board.square(file, rank)) == (card, index)
+        assert Counter(position.hands[index]) == Counter(army["hand"])
+    occupied = sum(1 for sq in range(position.board.size) if position.piece_at(sq))
+    assert occupied == sum(len(r) for s in SIDES for r in
+                           data[s].get("back_ranks", [data[s]["back_rank"]]) + [data[s]["pawns"]] +
+                           ([data[s]["extra_row"]] if "extra_row" in data[s] else []))
+
+
+def test_back_rank_lists_ids_by_file_with_the_royal_in_the_centre():
+    data = deal_json("--seed", "5")
+    assert data["white"]["back_rank"][4] == data["white"]["royal"]
+    assert data["black"]["back_rank"][4] == data["black"]["royal"]
+    assert len(data["white"]["pawns"]) == 8 and len(data["white"]["kept"]) == 4 and len(data["shared"]) == 2
+
+
+def test_saved_deal_feeds_perft_and_moves(tmp_path):
+    path = tmp_path / "deal.json"
+    assert run("deal", "--seed", "9", "--save", str(path)).exit_code == 0
+    saved = json.loads(path.read_text())
+    assert saved["seed"] == 9
+    perft = run("perft", "--deal", str(path), "--depth", "1")
+    assert perft.exit_code == 0, perft.output
+    moves = run("moves", "--deal", str(path), "--json")
+    assert moves.exit_code == 0 and int(perft.output.split()[-1]) == len(json.loads(moves.output)["moves"])
+
+
+def test_player_choice_from_the_command_line_and_a_bad_choice():
+    data = deal_json("--seed", "3")
+    dealt = data["white"]["dealt"]["pieces"]
+    back = ",".join(dealt[:7])
+    chosen = deal_json("--seed", "3", "--white-back", back)
+    assert [c for c in chosen["white"]["back_rank"] if c != chosen["white"]["royal"]] == dealt[:7]
+    stranger = next(c for c in data["black"]["dealt"]["pieces"] if c not in dealt)
+    result = run("deal", "--seed", "3", "--white-back", ",".join([stranger] + dealt[1:7]))
+    assert result.exit_code == 1 and f"'{stranger}' was not dealt to white" in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_interactive_arrangement_asks_again_after_a_mistake():
+    data = deal_json("--seed", "4")
+    dealt = data["white"]["dealt"]["pieces"]
+    wrong = ",".join(dealt[:6] + ["queen-of-hearts"])
+    answers = wrong + "\n\n" + ",".join(dealt[:7]) + "\n\n\n\n"
+    result = run("deal", "--seed", "4", "--interactive", input=answers)
+    assert result.exit_code == 0, result.output
+    assert "'queen-of-hearts' was not dealt to white" in result.output
+    assert ", ".join(CATALOGUE.get(c).name for c in dealt[:3]) in result.output
+
+
+def test_arrangement_file(tmp_path):
+    data = deal_json("--seed", "8")
+    pawns = list(reversed(data["black"]["dealt"]["pawns"]))
+    path = tmp_path / "arrange.toml"
+    path.write_text("[black]\npawns = " + json.dumps(pawns) + "\n")
+    assert deal_json("--seed", "8", "--arrange", str(path))["black"]["pawns"] == pawns
+    path.write_text("[grey]\n")
+    assert "unknown table 'grey'" in run("deal", "--seed", "8", "--arrange", str(path)).output
+
+
+def test_balance_and_big_deck():
+    data = deal_json("--seed", "12", "--max-imbalance", "1")
+    assert data["imbalance"] <= 1 and data["deals"] >= 1
+    big = deal_json("--seed", "12", "--big-deck")
+    assert big["big_deck"] and len(big["draw_stack"]) == 40 - 2 * 11 - 2
+    assert "draw=" in big["fen"]
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--board", "8x8", "--extra-row", "spears"], "not a set-up in the rules"),
+        (["--board", "10x10", "--extra-row", "spears"], "spear cards"),
+        (["--board", "simplified", "--big-deck"], "--big-deck needs a full deal"),
+        (["--deck", "missing.toml"], "no such deck file"),
+    ],
+)
+def test_impossible_requests_are_one_line_errors(args, fragment):
+    result = run("deal", *args)
+    assert result.exit_code == 1 and fragment in result.output and result.output.count("\n") == 1
+
+
+def test_deal_sheet_pdf(tmp_path):
+    result = run("deal", "--seed", "21", "--sheet", "--out", str(tmp_path))
+    assert result.exit_code == 0
+    import pdfplumber
+
+    with pdfplumber.open(tmp_path / "deal-21.pdf") as pdf:
+        page = pdf.pages[0]
+        assert (page.width, page.height) == (612, 792)
+        text = page.extract_text()
+    data = deal_json("--seed", "21")
+    for side in SIDES:
+        assert CATALOGUE.get(data[side]["royal"]).name in text
+    assert "deal 21" in text
