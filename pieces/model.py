@@ -221,8 +221,8 @@ def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, opt
 
 def _pocket_walls_ok(size: BodySize, family: Family, radius: float) -> bool:
     """Whether the body keeps POCKET_WALL_MM of material around the pocket and its cone roof."""
-    for z in np.linspace(0.0, POCKET_DEPTH_MM + radius, 40):
-        cone = radius if z <= POCKET_DEPTH_MM else radius - (z - POCKET_DEPTH_MM)
+    for z in np.linspace(0.0, POCKET_DEPTH_MM + radius / MAX_FLARE, 40):
+        cone = radius if z <= POCKET_DEPTH_MM else radius - (z - POCKET_DEPTH_MM) * MAX_FLARE
         if _inner_radius(size, family, float(z)) - cone < POCKET_WALL_MM:
             return False
     return True
@@ -240,8 +240,8 @@ def _inner_radius(size: BodySize, family: Family, z: float) -> float:
 
 
 def _pocket(radius: float) -> Manifold:
-    """The weight pocket, open at the bottom, roofed by a 45 degree cone."""
-    profile = [(0.0, -0.5), (radius, -0.5), (radius, POCKET_DEPTH_MM), (0.0, POCKET_DEPTH_MM + radius)]
+    """The weight pocket, open at the bottom, roofed by a cone 40 degrees from vertical (no flat ceiling)."""
+    profile = [(0.0, -0.5), (radius, -0.5), (radius, POCKET_DEPTH_MM), (0.0, POCKET_DEPTH_MM + radius / MAX_FLARE)]
     return CrossSection([profile]).revolve(72)
 
 

@@ -30,7 +30,7 @@ class Proportions:
 
 
 PROPORTIONS: dict[Group, Proportions] = {
-    Group.ROYAL: Proportions(0.76, 1.70, 4.5),
+    Group.ROYAL: Proportions(0.76, 1.70, 3.5),
     Group.PIECE: Proportions(0.72, 1.25, 0.0),
     Group.PAWN: Proportions(0.60, 0.90, 0.0),
     Group.SPEAR: Proportions(0.64, 1.10, 0.0),

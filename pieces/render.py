@@ -37,8 +37,8 @@ PALETTES: dict[str, Palette] = {
 class View:
     """Camera angles in degrees: azimuth from the White player's side, elevation above the board."""
 
-    azimuth_deg: float = 28.0
-    elevation_deg: float = 34.0
+    azimuth_deg: float = 15.0
+    elevation_deg: float = 36.0
     supersample: int = 2
 
 
