@@ -381,7 +381,7 @@ def draw_stroke(points: list[tuple[float, float]], kind: StrokeKind, c: float) -
     (x0, y0), (x1, y1) = points[0], points[-1]
     length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    head = c * 0.3
+    head = c * 0.26
     base = (x1 - ux * head, y1 - uy * head)
     wing = (-uy * head * 0.5, ux * head * 0.5)
     arrow = ((x1, y1), (base[0] + wing[0], base[1] + wing[1]), (base[0] - wing[0], base[1] - wing[1]))
@@ -402,7 +402,7 @@ def cell_mark(cell: Cell, x: float, y: float, c: float) -> Group:
     else:
         if shape:
             items.append(Poly(shape, Style(WHITE, INK, max(0.7, c * 0.06)), closed=True))
-        arm, width = r * (0.62 if shape else 0.85), max(1.0, c * 0.1)
+        arm, width = r * (0.62 if shape else 0.78), max(1.0, c * 0.1)
         items.append(Poly(((x - arm, y - arm), (x + arm, y + arm)), Style(None, INK, width)))
         items.append(Poly(((x - arm, y + arm), (x + arm, y - arm)), Style(None, INK, width)))
     if Access.FIRST in (cell.move, cell.capture):

@@ -39,9 +39,10 @@ def set_duplex(canvas: Canvas, flip_long_edge: bool) -> None:
 class PdfPainter:
     """Draws Drawings on one canvas, turning keyed groups into forms drawn once."""
 
-    def __init__(self, canvas: Canvas, pictures: PictureSource | None = None) -> None:
+    def __init__(self, canvas: Canvas, pictures: PictureSource | None = None, forms: bool = True) -> None:
         self.canvas = canvas
         self.pictures = pictures
+        self.use_forms = forms  # False only to measure what forms save
         self._forms: set[str] = set()
         self._images: dict[str, ImageReader | None] = {}
 
@@ -80,7 +81,7 @@ class PdfPainter:
             path = c.beginPath()
             path.rect(*group.clip)
             c.clipPath(path, stroke=0, fill=0)
-        if group.key is None:
+        if group.key is None or not self.use_forms:
             for item in group.items:
                 self._item(item)
         else:
