@@ -98,6 +98,20 @@ def _previews(ctx: KitContext) -> list[Path]:
     return [legend, knight]
 
 
+def _pieces3d(ctx: KitContext) -> list[Path]:
+    """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
+    from pieces.model import ModelOptions
+    from printing.plates import plates_folder, write_plates
+    from printing.stl import pieces_folder, write_piece_stls
+
+    chosen = ctx.catalogue.select(sets=["starter"])
+    options = ModelOptions()
+    stls = write_piece_stls(chosen, pieces_folder(ctx.out_dir, options), options, lambda _: ctx.advance(1))
+    plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options,
+                          progress=lambda plate: ctx.advance(len(plate.placements)))
+    return stls + plates
+
+
 KIT_STEPS: list[KitStep] = [
     KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
@@ -109,6 +123,8 @@ KIT_STEPS: list[KitStep] = [
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
     ), _pod),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
+    KitStep("3D pieces: STL per piece and print plates (50 mm squares)",
+            lambda ctx: 2 * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
 ]
 
 HOW_TO_PRINT = """\
@@ -136,6 +152,12 @@ For plain cardstock with crop marks: dealer cards --profile letter-cut (or a4-cu
 Print-on-demand (cards/print-on-demand/)
   one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group.
   Single cards as 300 dpi PNG: dealer diagram ID --card --format png
+
+3D pieces (pieces-50mm/, plates-50mm/)
+  one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates
+  (plates.txt says what is where). Print each plate in white and in black, no supports; for a
+  two-colour diagram change filament at the first layer above the top face. Other sizes:
+    dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
 
 Files written by this run:
 """
