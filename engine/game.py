@@ -233,6 +233,7 @@ class PieceType:
     uncapturable: bool
     promotes: bool
     promo_ranks: frozenset
+    zone: tuple  # [side][square] -> whether the piece promotes on arriving there
     convert_captor: bool
     immobilize: bool
     dazzle: bool
@@ -317,6 +318,7 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
         no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
         uncapturable=piece.has(Rule.UNCAPTURABLE),
         promotes=bool(promo), promo_ranks=promo,
+        zone=tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1)),
         convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
         dazzle=piece.has(Rule.DAZZLE),
     )

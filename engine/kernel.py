@@ -45,74 +45,137 @@ class Ray:
     path: Path | None = None  # the path this ray was compiled from (for diagrams and tests)
 
 
+MAX_STEPS = 15  # no ride goes further on a board of at most 16x16
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A ray of one path walked from (0, 0) on an unbounded board: offsets, before any board edge."""
+
+    via: tuple[tuple[int, int], ...]
+    squares: tuple[tuple[int, int], ...]
+    lame: tuple[tuple[tuple[int, int], ...], ...]
+    jump: tuple[tuple[tuple[int, int], ...], ...]
+    straight: tuple[int, int] | None = None  # the step, when the ray is a plain line from the origin
+
+
 @lru_cache(maxsize=None)
 def compile_movement(movement: Movement, board: Board, black: bool = False) -> tuple[tuple[Ray, ...], ...]:
     """The rays of a movement from every square of a board, for White or Black."""
     paths = movement.for_black() if black else movement.paths
-    return tuple(tuple(ray for path in paths for ray in path_rays(path, board, sq)) for sq in range(board.size))
+    prepared = [(_templates(path), _ray_fields(path)) for path in paths]
+    return tuple(_square_rays(prepared, board, sq) for sq in range(board.size))
 
 
 def path_rays(path: Path, board: Board, square: int) -> list[Ray]:
     """The rays of one path from one square (a bent path may branch at each turning point)."""
-    start = (board.file_of(square), board.rank_of(square))
-    return [ray for ray in _walk_legs(path, board, 0, start, ()) if ray.squares]
+    return list(_square_rays([(_templates(path), _ray_fields(path))], board, square))
 
 
-def _walk_legs(path: Path, board: Board, index: int, origin: tuple[int, int], via: tuple[int, ...]) -> Iterable[Ray]:
+def _square_rays(prepared, board: Board, square: int) -> tuple[Ray, ...]:
+    origin = (board.file_of(square), board.rank_of(square))
+    rays = []
+    for templates, fields in prepared:
+        for template in templates:
+            ray = _place(template, fields, board, origin)
+            if ray is not None:
+                rays.append(ray)
+    return tuple(rays)
+
+
+def _ray_fields(path: Path) -> dict:
+    """What every ray of a path shares."""
+    return dict(
+        move=Mode.MOVE in path.modes, capture=Mode.CAPTURE in path.modes, en_passant=Mode.EN_PASSANT in path.modes,
+        hop=path.hop, initial=path.initial, skip_first=path.final.skip_first, path=path,
+    )
+
+
+@lru_cache(maxsize=None)
+def _templates(path: Path) -> tuple[_Template, ...]:
+    return tuple(_walk_legs(path, 0, (0, 0), ()))
+
+
+def _walk_legs(path: Path, index: int, origin: tuple[int, int], via: tuple[tuple[int, int], ...]):
     leg = path.legs[index]
     if index == len(path.legs) - 1:
-        yield _final_ray(path, leg, board, origin, via)
+        yield _final_template(leg, origin, via)
         return
-    for position, passed in _steps(leg, board, origin):
-        if position is None:
-            return
-        landing = board.square(*position)
-        yield from _walk_legs(path, board, index + 1, position, via + passed + (landing,))
+    for position, passed in _steps(leg, origin):
+        yield from _walk_legs(path, index + 1, position, via + passed + (position,))
 
 
-def _steps(leg: LegPath, board: Board, origin: tuple[int, int]):
-    """Successive (position, lame squares passed) along a leg; stops at the board edge."""
+def _steps(leg: LegPath, origin: tuple[int, int]):
+    """Successive (position, lame squares passed) along a leg, as offsets from the path's start."""
     x, y = origin
-    count = 0
-    while leg.max_steps is None or count < leg.max_steps:
-        lame = _offsets(board, (x, y), leg.lame)
+    for _ in range(leg.max_steps or MAX_STEPS):
+        lame = tuple((x + dx, y + dy) for dx, dy in leg.lame)
         x, y = x + leg.vector[0], y + leg.vector[1]
-        if lame is None or not board.on_board(x, y):
-            return
         yield (x, y), lame
-        count += 1
 
 
-def _offsets(board: Board, origin: tuple[int, int], offsets: tuple[tuple[int, int], ...]) -> tuple[int, ...] | None:
-    squares = []
-    for dx, dy in offsets:
-        if not board.on_board(origin[0] + dx, origin[1] + dy):
-            return None
-        squares.append(board.square(origin[0] + dx, origin[1] + dy))
-    return tuple(squares)
-
-
-def _final_ray(path: Path, leg: LegPath, board: Board, origin: tuple[int, int], via: tuple[int, ...]) -> Ray:
+def _final_template(leg: LegPath, origin: tuple[int, int], via: tuple[tuple[int, int], ...]) -> _Template:
     squares, lame, jump = [], [], []
     position = origin
-    for step_to, passed in _steps(leg, board, origin):
-        jumped = _offsets(board, position, leg.jump)
-        squares.append(board.square(*step_to))
+    for step_to, passed in _steps(leg, origin):
+        squares.append(step_to)
         lame.append(passed)
-        jump.append(jumped or ())
+        jump.append(tuple((position[0] + dx, position[1] + dy) for dx, dy in leg.jump))
         position = step_to
+    plain = not via and not any(lame) and not any(jump)
+    return _Template(via, tuple(squares), tuple(lame), tuple(jump), leg.vector if plain else None)
+
+
+def _steps_to_edge(start: int, step: int, size: int) -> int:
+    if step > 0:
+        return (size - 1 - start) // step
+    if step < 0:
+        return start // -step
+    return MAX_STEPS
+
+
+def _indices(offsets, fx: int, fy: int, files: int, ranks: int) -> tuple[int, ...] | None:
+    """Square indices of offsets from (fx, fy), or None if any is off the board."""
+    found = []
+    for dx, dy in offsets:
+        x, y = fx + dx, fy + dy
+        if not (0 <= x < files and 0 <= y < ranks):
+            return None
+        found.append(y * files + x)
+    return tuple(found)
+
+
+def _place(template: _Template, fields: dict, board: Board, origin: tuple[int, int]) -> Ray | None:
+    """The template moved to one square and cut at the board's edge; None if nothing is left."""
+    fx, fy = origin
+    files, ranks = board.files, board.ranks
+    if template.straight:
+        vx, vy = template.straight
+        count = min(len(template.squares), _steps_to_edge(fx, vx, files), _steps_to_edge(fy, vy, ranks))
+        if count <= 0:
+            return None
+        step = vy * files + vx
+        start = fy * files + fx
+        return Ray(squares=tuple(range(start + step, start + step * (count + 1), step)), **fields)
+    via = _indices(template.via, fx, fy, files, ranks) if template.via else ()
+    if via is None:
+        return None
+    squares, lame, jump = [], [], []
+    for k, (dx, dy) in enumerate(template.squares):
+        x, y = fx + dx, fy + dy
+        if not (0 <= x < files and 0 <= y < ranks):
+            break
+        passed = _indices(template.lame[k], fx, fy, files, ranks) if template.lame[k] else ()
+        if passed is None:
+            break
+        squares.append(y * files + x)
+        lame.append(passed)
+        jump.append((_indices(template.jump[k], fx, fy, files, ranks) or ()) if template.jump[k] else ())
+    if not squares:
+        return None
     return Ray(
-        squares=tuple(squares),
-        via=via,
-        lame=tuple(lame) if any(lame) else (),
-        jump=tuple(jump) if any(jump) else (),
-        move=Mode.MOVE in path.modes,
-        capture=Mode.CAPTURE in path.modes,
-        en_passant=Mode.EN_PASSANT in path.modes,
-        hop=path.hop,
-        initial=path.initial,
-        skip_first=leg.skip_first,
-        path=path,
+        squares=tuple(squares), via=via, lame=tuple(lame) if any(lame) else (),
+        jump=tuple(jump) if any(jump) else (), **fields,
     )
 
 
@@ -192,17 +255,30 @@ def is_plain(ray: Ray) -> bool:
     return not (ray.via or ray.lame or ray.jump or ray.skip_first) and ray.hop is Hop.NONE
 
 
-def fast_entries(rays: Sequence[Ray]) -> tuple[Entry, ...]:
-    """One square's rays as fast-path entries."""
-    return tuple(
-        (
-            ray.squares,
-            (F_MOVE if ray.move else 0) | (F_CAPTURE if ray.capture else 0)
-            | (F_EP if ray.en_passant else 0) | (F_INITIAL if ray.initial else 0),
-            None if is_plain(ray) else ray,
-        )
-        for ray in rays
+F_PASS = 16  # flags >> 4: how many leading squares must be empty and are not destinations
+
+
+def _is_lame_leap(ray: Ray) -> bool:
+    """A single non-leaping step (nD, nA, nN): plain once its lame squares lead the walk."""
+    return (
+        len(ray.squares) == 1 and bool(ray.lame) and not (ray.via or ray.jump or ray.skip_first)
+        and ray.hop is Hop.NONE
     )
+
+
+def fast_entries(rays: Sequence[Ray]) -> tuple[Entry, ...]:
+    """One square's rays as fast-path entries (a lame leap becomes a plain walk over its lame squares)."""
+    entries = []
+    for ray in rays:
+        flags = (
+            (F_MOVE if ray.move else 0) | (F_CAPTURE if ray.capture else 0)
+            | (F_EP if ray.en_passant else 0) | (F_INITIAL if ray.initial else 0)
+        )
+        if _is_lame_leap(ray):
+            entries.append((ray.lame[0] + ray.squares, flags | F_PASS * len(ray.lame[0]), None))
+        else:
+            entries.append((ray.squares, flags, None if is_plain(ray) else ray))
+    return tuple(entries)
 
 
 def rays_overlap(per_square: Sequence[Sequence[Ray]]) -> bool:
@@ -226,6 +302,11 @@ def fast_destinations(entries, occ, side, unmoved, ep_squares, out) -> None:
         if flags & F_INITIAL and not unmoved:
             continue
         if ray is None:
+            if flags >= F_PASS:
+                passing = flags >> 4
+                if any(occ[sq] != EMPTY for sq in squares[:passing]):
+                    continue
+                squares = squares[passing:]
             for sq in squares:
                 who = occ[sq]
                 if who == EMPTY:
@@ -258,6 +339,8 @@ def capture_lines(entries_per_square: Sequence[Sequence[Entry]]) -> tuple[dict, 
             if not flags & F_CAPTURE or flags & F_INITIAL:
                 continue
             for index, sq in enumerate(squares):
+                if index < flags >> 4:
+                    continue
                 table.setdefault(sq, []).append((squares[:index], None) if ray is None else (index, ray))
         tables.append({sq: tuple(lines) for sq, lines in table.items()})
     return tuple(tables)

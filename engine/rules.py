@@ -138,12 +138,6 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
     return (), False
 
 
-def _in_zone(pos: Position, kind, to: int, side: int) -> bool:
-    rank = pos.board.rank_of(to)
-    back = pos.board.ranks - 1 - rank if side == 0 else rank
-    return back in kind.promo_ranks
-
-
 def pseudo_moves(pos: Position, side: int) -> list[Move]:
     """Every move of `side` that the pieces allow, before royal safety is checked."""
     moves: list[Move] = []
@@ -167,24 +161,21 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
                 if code > best.get(to, -1):
                     best[to] = code
             out = list(best.items())
-        special = kind.promotes or kind.flee is not None or kind.push is not None
+        zone = kind.zone[side] if kind.promotes else None
         for to, code in out:
             if code == R_CAPTURE:
                 if types[piece[to]].uncapturable or to in pos.shielded:
-                    continue
-                if not special:
-                    append(Move(sq, to))
                     continue
             elif code == R_EP:
                 if pos.ep_victim < 0 or occ[pos.ep_victim] != 1 - side or pos.ep_victim in pos.shielded:
                     continue
                 _add_promotions(pos, kind, sq, to, side, Kind.EN_PASSANT, pos.ep_victim, moves)
                 continue
-            elif not special:
+            if zone is not None and zone[to]:
+                _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+            else:
                 append(Move(sq, to))
-                continue
-            _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
-        if special:
+        if kind.flee is not None or kind.push is not None:
             _add_rule_moves(pos, kind, sq, side, moves)
     if pos.castling and pos.turn == side:
         moves.extend(castling_moves(pos, side))
@@ -198,7 +189,7 @@ def _add_plain(pos: Position, sq: int, entries, side: int, moves: list[Move]) ->
 
 
 def _add_promotions(pos, kind, sq, to, side, move_kind, extra, moves) -> None:
-    if kind.promotes and _in_zone(pos, kind, to, side):
+    if kind.promotes and kind.zone[side][to]:
         choices, optional = promotion_choices(pos, kind, side)
         for choice in choices:
             moves.append(Move(sq, to, move_kind, choice, extra))
@@ -258,37 +249,46 @@ def castling_targets(pos: Position, royal: int, partner: int) -> list[tuple[int,
 
 def castling_moves(pos: Position, side: int) -> list[Move]:
     """Castling moves whose path rules hold (royal safety afterwards is checked with the others)."""
-    moves = []
     occ = pos.occ
-    rights = [p for p in pos.castling if occ[p] == side]
-    if not rights or in_check(pos, side):
-        return moves
-    for partner in sorted(rights):
+    candidates = []
+    for partner in sorted(p for p in pos.castling if occ[p] == side):
         royal = pos.royal_for(partner)
-        if royal < 0:
-            continue
-        for royal_to, partner_to in castling_targets(pos, royal, partner):
-            if _castle_path_ok(pos, side, royal, partner, royal_to, partner_to):
-                moves.append(Move(royal, royal_to, Kind.CASTLE, None, partner, partner_to))
-    return moves
+        if royal >= 0:
+            candidates += [
+                (royal, partner, royal_to, partner_to)
+                for royal_to, partner_to in castling_targets(pos, royal, partner)
+                if _castle_squares_empty(pos, royal, partner, royal_to, partner_to)
+            ]
+    if not candidates or in_check(pos, side):
+        return []
+    return [
+        Move(royal, royal_to, Kind.CASTLE, None, partner, partner_to)
+        for royal, partner, royal_to, partner_to in candidates
+        if _castle_path_safe(pos, side, royal, royal_to)
+    ]
 
 
-def _castle_path_ok(pos, side, royal, partner, royal_to, partner_to) -> bool:
+def _castle_squares_empty(pos, royal, partner, royal_to, partner_to) -> bool:
     occ, board = pos.occ, pos.board
     if pos.game.castling is Castling.FREE:
-        return occ[royal_to] == EMPTY and not is_attacked(pos, royal_to, 1 - side)
+        return occ[royal_to] == EMPTY
     rank = board.rank_of(royal)
     files = [board.file_of(s) for s in (royal, partner, royal_to, partner_to)]
     for f in range(min(files), max(files) + 1):
         sq = board.square(f, rank)
         if sq not in (royal, partner) and occ[sq] != EMPTY:
             return False
+    return True
+
+
+def _castle_path_safe(pos, side, royal, royal_to) -> bool:
+    board = pos.board
+    if pos.game.castling is Castling.FREE:
+        return not is_attacked(pos, royal_to, 1 - side)
+    rank = board.rank_of(royal)
     rf, tf = board.file_of(royal), board.file_of(royal_to)
     step = 1 if tf > rf else -1
-    for f in range(rf + step, tf + step, step) if tf != rf else ():
-        if is_attacked(pos, board.square(f, rank), 1 - side):
-            return False
-    return True
+    return not any(is_attacked(pos, board.square(f, rank), 1 - side) for f in range(rf + step, tf + step, step))
 
 
 # --- legality -----------------------------------------------------------------------------
