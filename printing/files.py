@@ -26,9 +26,16 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(temporary, path)
     except OSError as error:
         if temporary:
             Path(temporary).unlink(missing_ok=True)
         raise OutputError(f"{path}: cannot write ({error.strerror})") from None
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
