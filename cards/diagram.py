@@ -248,9 +248,11 @@ def _strokes(
         corners = [(0, 0)] + [_bend_after(path, i) for i in range(len(path.legs) - 1)]
         for corner in corners[1:]:
             waypoints[corner] = None
-        if len(corners) > 1 and _inside(start, radius):
-            strokes[Stroke(tuple(map(_float, corners)), StrokeKind.PATH)] = None
         leg = path.final
+        if len(corners) > 1 and _inside(start, radius):
+            if leg.max_steps == 1 and not leg.lame:
+                corners.append((start[0] + leg.vector[0], start[1] + leg.vector[1]))
+            strokes[Stroke(tuple(map(_float, corners)), StrokeKind.PATH)] = None
         if leg.max_steps is None:
             strokes[Stroke((_float(start), _edge(start, leg.vector, radius)), StrokeKind.SLIDE)] = None
         elif leg.max_steps > 1:
@@ -351,7 +353,7 @@ def draw_diagram(diagram: Diagram, size_pt: float) -> Group:
     items.append(grid_lines(n, c))
     centre = lambda s: ((s[0] + diagram.radius + 0.5) * c, (s[1] + diagram.radius + 0.5) * c)  # noqa: E731
     for stroke in sorted(diagram.strokes, key=lambda s: s.kind is not StrokeKind.PATH):
-        items.extend(draw_stroke([centre(p) for p in stroke.points], stroke.kind, c))
+        items.extend(draw_stroke([centre(p) for p in _clear_of_piece(stroke.points)], stroke.kind, c))
     for waypoint in diagram.waypoints:
         items.append(Circle(*centre(waypoint), 0.11 * c, Style(INK, None)))
     if diagram.hurdle is not None:
@@ -360,6 +362,16 @@ def draw_diagram(diagram: Diagram, size_pt: float) -> Group:
         items.append(cell_mark(cell, *centre(square), c))
     items.append(piece_mark(*centre((0, 0)), c))
     return Group(tuple(items))
+
+
+def _clear_of_piece(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    """Start a line from the piece a little way out, so lines do not pile up on its picture."""
+    (x0, y0), (x1, y1) = points[0], points[1]
+    if (x0, y0) != (0.0, 0.0):
+        return points
+    length = max(abs(x1), abs(y1))
+    gap = 0.34 / length
+    return ((x1 * gap, y1 * gap),) + points[1:]
 
 
 def grid_lines(n: int, c: float) -> Group:
