@@ -17,7 +17,7 @@ from pieces.movement import Hop, LegPath, Mode, Movement, Path
 
 Square = tuple[int, int]
 PLANE = 7  # the walk stays within 7 squares of the piece, like the engine's 15x15 probe board
-MIN_RADIUS, MAX_RADIUS = 2, 4  # grids from 5x5 to 9x9
+MIN_RADIUS, MAX_RADIUS = 2, PLANE  # 5x5 up; every catalogue piece fits 9x9, a longer leap gets a bigger grid
 
 
 class Access(Enum):

@@ -130,6 +130,8 @@ def kit_command(out_dir, pictures, catalogue: Catalogue) -> None:
         bar.length = kit_units(ctx)
         done = build_kit(ctx)
     for label, paths in done:
+        if not paths:
+            continue
         click.echo(f"{label}:")
         for path in paths:
             click.echo(f"    {path}  ({path.stat().st_size / 1024:.0f} KiB)")

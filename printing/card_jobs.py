@@ -117,7 +117,10 @@ def print_backs(
 
 def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float, float], out_dir: Path) -> Path:
     """Write the printer calibration sheet."""
-    return write_calibration(load_profile(profile_name), duplex, offset_mm, out_dir / "cards" / "calibration.pdf")
+    profile = load_profile(profile_name)
+    if min(profile.page_width_pt, profile.page_height_pt) < 500:
+        raise DealerError(f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card")
+    return write_calibration(profile, duplex, offset_mm, out_dir / "cards" / "calibration.pdf")
 
 
 def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:

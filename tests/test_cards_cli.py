@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 from pypdf import PdfReader
+from pdfplumber import open as pdfplumber_open
 
 from dealer_cli import cli
 
@@ -109,3 +110,15 @@ def test_kit_writes_everything_and_a_note(tmp_path) -> None:
     listed = [line.strip() for line in note.splitlines() if line.startswith("  cards/")]
     assert listed and all((tmp_path / line).is_file() for line in listed)
     assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no temporary files left behind
+
+
+def test_users_own_pieces_print_with_catalogue(tmp_path) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        '[[piece]]\nid = "frog"\nname = "Frog"\ngroup = "piece"\ncode = "FRG"\nbetza = "fmDfcA(1,5)"\n'
+        'text = "Hops two squares forward; captures two squares diagonally forward; leaps (1,5)."\nsets = ["pond"]\n'
+    )
+    result = run("cards", "--set", "pond", "--catalogue", str(mine), "--pictures", "silhouette", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "pond-cards.pdf (2 pages)" in result.output
+    with pdfplumber_open(tmp_path / "cards" / "pond-cards.pdf") as pdf:
+        assert "Pond" in pdf.pages[0].extract_text() and "Frog" in pdf.pages[0].extract_text()

@@ -225,3 +225,19 @@ def test_face_shows_place_in_set_and_value() -> None:
     info = face_info(CATALOGUE, CATALOGUE.get("knight"))
     assert (info.set_name, info.number, info.total) == ("Starter", 22, 40)
     assert info.value == pytest.approx(3.0, abs=0.05)
+
+
+@pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
+def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_each(tmp_path, duplex) -> None:
+    from printing.calibrate import PITCH_MM, SHIFT_MM, STEPS, write_calibration
+
+    path = write_calibration(load_profile("letter-2x4-perforated"), duplex, (0.0, 0.0), tmp_path / "c.pdf")
+    with pdfplumber.open(path) as pdf:
+        front, back = ([ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["bottom"] - ln["top"] > 20]
+                       for page in pdf.pages)
+    xs = sorted(ln["x0"] for ln in front)
+    assert len(xs) == len(STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
+    expected = [
+        (612 - x if duplex is Duplex.LONG else x) + i * SHIFT_MM * MM_PT for x, i in zip(xs, STEPS)
+    ]
+    assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
