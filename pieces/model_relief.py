@@ -49,8 +49,11 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     solids: list[list[Point]] = []
     holes: list[CrossSection] = []
     segments: list[tuple[Point, Point, float]] = []  # centre lines with half widths, for pit clearance
+    bar_starts = {bar.start for bar in emblem.bars}
     for marker in emblem.markers:
-        _marker(layout.mm(marker.cell), marker.shape, marker.small, layout, solids, holes)
+        # a step a bent slide starts from gets a dot clearly wider than its bars
+        grow = 1.0 if marker.cell not in bar_starts else min(layout.pitch_mm - 0.8, 1.8 * layout.bar_mm) / layout.marker_mm
+        _marker(layout.mm(marker.cell), marker.shape, marker.small, layout, solids, holes, max(1.0, grow))
     for bar in emblem.bars:
         _bar(bar, layout, solids, holes, segments)
     for line in emblem.lines:
@@ -63,8 +66,8 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     return raised, _pits(emblem, layout, segments)
 
 
-def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list) -> None:
-    scale = 0.55 if small else 1.0
+def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list, grow: float = 1.0) -> None:
+    scale = (0.55 if small else 1.0) * grow
     radius = max(0.5, layout.marker_mm / 2 * scale)
     x, y = centre
     if shape is Shape.SQUARE:
