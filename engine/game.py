@@ -55,7 +55,7 @@ class Captured(Enum):
 
 KEYS = {
     "id", "name", "seed", "board", "start", "castling", "castling_partners", "promotion",
-    "promotion_pieces", "captured", "pawn_rank", "notes", "shared_extras",
+    "promotion_pieces", "captured", "pawn_rank", "notes", "shared_extras", "battle_move",
 }
 
 
@@ -74,6 +74,7 @@ class GameDef:
     captured: Captured = Captured.NOWHERE
     pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
     shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
+    battle_move: bool = False  # Spinal Tap: once a game, several pawns and crabs step forward together
     seed: str = ""
     notes: str = ""
 
@@ -129,7 +130,7 @@ def read_game_file(path: Path) -> GameDef:
         promotion_pieces=tuple(data.get("promotion_pieces", ("queen", "rook", "bishop", "knight"))),
         captured=_enum(path, data, "captured", Captured, Captured.NOWHERE),
         pawn_rank=int(data.get("pawn_rank", 2)) - 1,
-        shared_extras=bool(data.get("shared_extras", False)),
+        shared_extras=bool(data.get("shared_extras", False)), battle_move=bool(data.get("battle_move", False)),
         seed=str(data.get("seed", "")), notes=str(data.get("notes", "")),
     )
 

@@ -13,6 +13,7 @@ class Kind(IntEnum):
     EN_PASSANT = 1  # extra = the square of the piece taken
     CASTLE = 2  # extra = the partner's square; the partner goes to the square `castle_partner_to` says
     PUSH = 3  # a Linebacker's push: extra = where the pushed enemy lands
+    BATTLE = 4  # Spinal Tap's battle move: `steps` holds the pawn and crab moves, made together
 
 
 class Move(NamedTuple):
@@ -24,3 +25,4 @@ class Move(NamedTuple):
     promotion: str | None = None  # piece id the mover becomes
     extra: int = -1  # en-passant victim, castling partner or push landing square
     partner_to: int = -1  # castling: where the partner lands
+    steps: tuple = ()  # battle move: the single moves (Move values) it is made of

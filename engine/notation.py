@@ -18,7 +18,9 @@ from pieces.catalogue import Catalogue, Group
 
 SQUARE = re.compile(r"([a-p])(\d{1,2})")
 TOKEN = re.compile(r"(\d+)|([A-Za-z])|\(([A-Za-z]{1,3})\)|(.)")
-EXTRA_KEYS = ("hand", "shared", "draw", "discard", "deck", "pawnrank", "moved", "dazzled", "shielded", "mustmove")
+EXTRA_KEYS = (
+    "hand", "shared", "draw", "discard", "deck", "pawnrank", "moved", "dazzled", "shielded", "mustmove", "battle",
+)
 
 
 def piece_letters(code: str, black: bool) -> str:
@@ -191,6 +193,10 @@ def _read_extras(pos: Position, text: str, extras: dict[str, str]) -> None:
     pos.dazzled = frozenset(_squares(pos, text, "dazzled", extras.get("dazzled", "")))
     pos.shielded = frozenset(_squares(pos, text, "shielded", extras.get("shielded", "")))
     pos.must_move = frozenset(_squares(pos, text, "mustmove", extras.get("mustmove", "")))
+    used = extras.get("battle", "")
+    if used.strip("wb") or len(set(used)) != len(used):
+        raise NotationError(f"FEN {text!r}: battle {used!r}; allowed: w, b or wb (sides that made their battle move)")
+    pos.battle_used = frozenset(0 if c == "w" else 1 for c in used)
 
 
 # --- FEN writing --------------------------------------------------------------------------
@@ -219,6 +225,8 @@ def format_fen(pos: Position) -> str:
     for key, squares in (("moved", moved), ("dazzled", pos.dazzled), ("shielded", pos.shielded), ("mustmove", pos.must_move)):
         if squares:
             fields.append(key + "=" + "".join(board.name(sq) for sq in sorted(squares)))
+    if pos.battle_used:
+        fields.append("battle=" + "".join("wb"[s] for s in sorted(pos.battle_used)))
     return " ".join(fields)
 
 
@@ -274,6 +282,8 @@ MOVE = re.compile(
 def format_move(pos: Position, m: Move) -> str:
     """Coordinate form: e2e4, e10e11=Q, a7a8=CH; castling as the royal's move (e1g1/h1 if ambiguous)."""
     board = pos.board
+    if m.kind == Kind.BATTLE:
+        return "&".join(format_move(pos, step) for step in m.steps)
     text = board.name(m.frm) + board.name(m.to)
     if m.promotion is not None:
         text += "=" + pos.catalogue.get(m.promotion).code
@@ -289,6 +299,8 @@ def _castle_ambiguous(pos: Position, m: Move) -> bool:
 def parse_move(pos: Position, text: str) -> Move:
     """The legal move a coordinate or SAN-like text names; forgiving about case and separators."""
     raw = text
+    if "&" in text:
+        return _parse_battle(pos, raw)
     clean = text.strip().lower().replace(" ", "")
     if clean.replace("0", "o").rstrip("+#!?") in ("o-o", "o-o-o"):
         return _parse_castle_san(pos, raw, clean.replace("0", "o").rstrip("+#!?"))
@@ -344,6 +356,29 @@ def _why_illegal(pos: Position, frm: int, to: int, promotion: str | None, legal:
     return f"the {name} on {board.name(frm)} cannot move to {board.name(to)}"
 
 
+def _parse_battle(pos: Position, raw: str) -> Move:
+    """A battle move written as its steps joined by '&': d3d4&e3e4&h3g4=Q."""
+    from engine.rules import battle_move
+
+    steps = []
+    for part in raw.split("&"):
+        match = MOVE.match(part.strip().lower().replace(" ", ""))
+        if match is None:
+            raise NotationError(f"move {raw!r}: {part.strip()!r} is not a coordinate step such as d3d4")
+        try:
+            frm, to = pos.board.parse_square(match[1] + match[2]), pos.board.parse_square(match[3] + match[4])
+        except BoardError as error:
+            raise NotationError(f"move {raw!r}: {error}") from None
+        promotion = None
+        if match[5]:
+            t = pos.types.by_code(match[5].upper())
+            if t is None:
+                raise NotationError(f"move {raw!r}: no piece has the code {match[5].upper()!r}")
+            promotion = pos.types.id_of(t)
+        steps.append(Move(frm, to, Kind.NORMAL, promotion))
+    return battle_move(pos, steps, raw)
+
+
 def _parse_castle_san(pos: Position, raw: str, clean: str) -> Move:
     long_side = clean == "o-o-o"
     found = []
@@ -374,6 +409,8 @@ def format_san(pos: Position, m: Move, legal: list[Move] | None = None) -> str:
 
 def _san_body(pos: Position, m: Move, legal: list[Move]) -> str:
     board = pos.board
+    if m.kind == Kind.BATTLE:
+        return format_move(pos, m)
     if m.kind == Kind.CASTLE:
         text = "O-O-O" if board.file_of(m.extra) < board.file_of(m.frm) else "O-O"
         same = [o for o in legal if o.kind == Kind.CASTLE and (board.file_of(o.extra) < board.file_of(o.frm)) == (text == "O-O-O")]

@@ -73,6 +73,7 @@ class Position:
     dazzled: frozenset[int] = frozenset()  # pieces that may not move this turn (jumped by the enemy dazzler)
     shielded: frozenset[int] = frozenset()  # pieces that may not be captured this turn
     must_move: frozenset[int] = frozenset()  # hyenas jumped by the enemy dazzler
+    battle_used: frozenset[int] = frozenset()  # sides that have made their battle move (Spinal Tap)
     royals: list[set[int]] = field(init=False)
     squares: list[set[int]] = field(init=False)
     hash: int = 0
@@ -146,6 +147,8 @@ class Position:
         piece, occ, moved = self.piece, self.occ, self.moved
         frm, to = m.frm, m.to
         t, side = piece[frm], occ[frm]
+        if m.kind == Kind.BATTLE:
+            return [entry for step in m.steps for entry in self.apply(step)]
         undo = [(frm, t, side, moved[frm]), (to, piece[to], occ[to], moved[to])]
         if m.kind == Kind.CASTLE:
             partner, pt = m.extra, piece[m.extra]
@@ -184,12 +187,15 @@ class Position:
     def push(self, m: Move) -> None:
         """Play a move (assumed legal: use rules.play to check) and remember how to take it back."""
         s = self.turn
+        if m.kind == Kind.BATTLE:
+            self._push_battle(m, s)
+            return
         mover = self.types.types[self.piece[m.frm]]
         victim_sq = m.extra if m.kind == Kind.EN_PASSANT else (m.to if m.kind == Kind.NORMAL else -1)
         victim = self.piece[victim_sq] if victim_sq >= 0 else -1
         saved = (
             self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, self.hands[0], self.hands[1],
-            self.shared, self.deck, self.dazzled, self.shielded, self.must_move,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
         )
         if self.castling:
             self.castling = self._castling_after(m, mover.royal)
@@ -212,7 +218,7 @@ class Position:
         self.revert(undo)
         (
             self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, h0, h1,
-            self.shared, self.deck, self.dazzled, self.shielded, self.must_move,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
         ) = saved
         self.hands = [h0, h1]
         self.turn = 1 - self.turn
@@ -223,8 +229,32 @@ class Position:
         """What makes two positions the same for repetition."""
         return (
             self.hash, self.turn, self.castling, self.ep, tuple(self.hands), self.shared, self.deck,
-            self.dazzled, self.shielded, self.must_move,
+            self.dazzled, self.shielded, self.must_move, self.battle_used,
         )
+
+    def _push_battle(self, m: Move, s: int) -> None:
+        """Spinal Tap's battle move: every step made on the board at once, one capture at most."""
+        saved = (
+            self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, self.hands[0], self.hands[1],
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
+        )
+        for step in m.steps:
+            victim = self.piece[step.to]
+            mover = self.types.types[self.piece[step.frm]]
+            if self.castling:
+                self.castling = self._castling_after(step, False)
+            if victim >= 0 or step.promotion is not None:
+                self._hands_after(step, victim, s, mover)
+        self.ep, self.ep_victim = (), -1
+        self.dazzled = self.shielded = self.must_move = frozenset()
+        self.battle_used = self.battle_used | {s}
+        undo = self.apply(m)
+        self.stack.append((m, saved, undo))
+        self.halfmove = 0
+        if s == BLACK:
+            self.fullmove += 1
+        self.turn = 1 - s
+        self.keys.append(self.key())
 
     def reset_history(self) -> None:
         """Forget the moves played so far: this position becomes the first of the game."""

@@ -335,8 +335,70 @@ def _safe_after(pos: Position, m: Move, side: int) -> bool:
         pos.revert(undo)
 
 
+def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
+    """Spinal Tap's battle move from its steps; raise IllegalMoveError naming what breaks the rule.
+
+    Two or more pawns or crabs each make a one-square forward move of their own (straight, or
+    diagonal for a crab or a capture); at most one captures, at most one promotes; once a game.
+    Battle moves are not listed by legal_moves (there are too many); a player proposes one.
+    """
+    side, board = pos.turn, pos.board
+    label = text or "&".join(board.name(s.frm) + board.name(s.to) for s in steps)
+
+    def refuse(reason: str) -> IllegalMoveError:
+        return IllegalMoveError(f"battle move {label!r} is not legal: {reason}")
+
+    if not pos.game.battle_move:
+        raise refuse(f"{pos.game.name} has no battle move")
+    if side in pos.battle_used:
+        raise refuse("this side has already made its battle move")
+    if len(steps) < 2:
+        raise refuse("it moves two or more pawns or crabs")
+    froms, tos = [s.frm for s in steps], [s.to for s in steps]
+    if len(set(froms)) != len(froms) or len(set(tos)) != len(tos) or set(froms) & set(tos):
+        raise refuse("each pawn moves once, to its own square, not onto another's start")
+    captures = promotions = 0
+    for step in steps:
+        captures += _check_battle_step(pos, step, side, refuse)
+        promotions += step.promotion is not None
+    if captures > 1 or promotions > 1:
+        raise refuse("at most one step may capture and at most one may promote")
+    move = Move(steps[0].frm, steps[0].to, Kind.BATTLE, None, -1, -1, tuple(steps))
+    if not _safe_after(pos, move, side):
+        raise refuse(f"it would leave {'white' if side == 0 else 'black'}'s royal piece attacked")
+    return move
+
+
+def _check_battle_step(pos: Position, step: Move, side: int, refuse) -> bool:
+    board, occ = pos.board, pos.occ
+    name = board.name(step.frm) + board.name(step.to)
+    if occ[step.frm] != side or pos.types[pos.piece[step.frm]].group is not Group.PAWN:
+        raise refuse(f"{name}: no pawn or crab of the side to move on {board.name(step.frm)}")
+    kind = pos.types[pos.piece[step.frm]]
+    forward = 1 if side == 0 else -1
+    if board.rank_of(step.to) - board.rank_of(step.frm) != forward or abs(board.file_of(step.to) - board.file_of(step.frm)) > 1:
+        raise refuse(f"{name}: each step goes one square forward")
+    if (_uses_immobilizers(pos) and is_frozen(pos, step.frm)) or step.frm in pos.dazzled:
+        raise refuse(f"{name}: the {kind.piece.name} cannot move this turn")
+    out: list = []
+    fast_destinations(kind.fast[side][step.frm], occ, side, False, frozenset(), out)
+    reach = {to: code for to, code in out}.get(step.to)
+    capture = reach == R_CAPTURE
+    if reach is None or (capture and (pos.types[pos.piece[step.to]].uncapturable or step.to in pos.shielded)):
+        raise refuse(f"{name}: the {kind.piece.name} cannot make that step")
+    choices, optional = promotion_choices(pos, kind, side) if kind.zone[side][step.to] else ((), True)
+    if step.promotion is not None and step.promotion not in choices:
+        raise refuse(f"{name}: it cannot promote to {step.promotion!r} here")
+    if step.promotion is None and choices and not optional:
+        raise refuse(f"{name}: say what it promotes to ({', '.join(choices)})")
+    return capture
+
+
 def play(pos: Position, m: Move) -> None:
     """Push a move after checking that it is legal; raise IllegalMoveError otherwise."""
+    if m.kind == Kind.BATTLE:
+        pos.push(battle_move(pos, list(m.steps)))
+        return
     if m not in legal_moves(pos):
         from engine.notation import format_move
 

@@ -7,7 +7,7 @@ import pytest
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import load_game, start_position
 from engine.notation import format_move, format_san, parse_fen, parse_move
-from engine.rules import Result, outcome
+from engine.rules import Result, battle_move, outcome
 
 
 def pos_of(fen, game="dealers-8x8"):
@@ -333,3 +333,41 @@ def test_moves_are_read_forgivingly():
     pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     assert parse_move(pos, "E2-E4") == parse_move(pos, "e2 e4") == parse_move(pos, "e4")
     assert format_san(pos, parse_move(pos, "g1f3")) == "Nf3"
+
+
+# --- Spinal Tap's battle move ---------------------------------------------------------------
+
+
+def test_battle_move_steps_several_pawns_and_crabs_once_a_game():
+    game = load_game("spinal-tap")
+    pos = parse_fen(game.start, game)
+    before = pos.fen()
+    move = parse_move(pos, "d3d4&e3e4&f3g4&j3j4")
+    assert move.kind == 4 and format_move(pos, move) == "d3d4&e3e4&f3g4&j3j4"
+    pos.push(move)
+    assert pos.fen().split()[0].split("/")[7] == "3(STP)(CR)1(CR)2(STP)1"
+    assert "battle=w" in pos.fen() and parse_fen(pos.fen(), game).fen() == pos.fen()
+    play(pos, "e9e8")
+    with pytest.raises(IllegalMoveError, match="already made its battle move"):
+        parse_move(pos, "a3a4&b3b4")
+    pos.pop(), pos.pop()
+    assert pos.fen() == before
+
+
+def test_battle_move_rules_one_capture_two_pawns_forward_only():
+    game = load_game("spinal-tap")
+    pos = parse_fen("5k5/11/11/11/11/11/11/2p1p6/1(STP)(STP)(STP)(STP)6/11/5K5 w - - 0 1", game)
+    move = parse_move(pos, "b3c4&d3d4")  # one capture, one step
+    pos.push(move)
+    assert pos.hands == [(), ()] and pos.piece_at(pos.board.parse_square("c4")) == ("spinal-pawn", 0)
+    pos.pop()
+    with pytest.raises(IllegalMoveError, match="at most one step may capture"):
+        parse_move(pos, "b3c4&d3e4")
+    with pytest.raises(IllegalMoveError, match="cannot make that step"):
+        parse_move(pos, "e3e4&d3d4")
+    with pytest.raises(IllegalMoveError, match="two or more"):
+        battle_move(pos, [parse_move(pos, "b3b4")])
+    with pytest.raises(IllegalMoveError, match="one square forward"):
+        parse_move(pos, "b3b5&c3c4")
+    with pytest.raises(IllegalMoveError, match="no battle move"):
+        parse_move(parse_fen(load_game("chess").start), "a2a3&b2b3")

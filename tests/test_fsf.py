@@ -163,12 +163,12 @@ def _ambiguous(pos, m) -> bool:
     return any(o.frm == m.frm and o.to == m.to and o.kind != m.kind for o in pos.legal_moves())
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(12))
 def test_random_8x8_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(1000 + seed, 8, 50)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(8))
 def test_random_10x10_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(2000 + seed, 10, 40)
 

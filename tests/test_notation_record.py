@@ -65,3 +65,13 @@ def test_not_a_record_and_missing_files_are_reported(tmp_path):
         read_record(tmp_path / "missing.pgn")
     with pytest.raises(RecordError, match="not a game record"):
         parse_record("hello world", "x.pgn")
+
+
+def test_a_battle_move_is_recorded_and_replayed(tmp_path):
+    from engine.notation import parse_move
+
+    pos = played("spinal-tap", 0)
+    pos.push(parse_move(pos, "d3d4&e3e4&f3g4"))
+    pos.push(parse_move(pos, "e9e8"))
+    again = read_record(write_record(tmp_path / "battle.pgn", record_of(pos)))
+    assert again.moves[0] == "d3d4&e3e4&f3g4" and again.position.fen() == pos.fen()
