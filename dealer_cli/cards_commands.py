@@ -130,12 +130,26 @@ def kit_command(out_dir, pictures, catalogue: Catalogue) -> None:
         bar.length = kit_units(ctx)
         done = build_kit(ctx)
     for label, paths in done:
-        if not paths:
-            continue
-        click.echo(f"{label}:")
-        for path in paths:
-            click.echo(f"    {path}  ({path.stat().st_size / 1024:.0f} KiB)")
+        if paths:
+            click.echo(f"{label}:")
+        for line in _summary(paths):
+            click.echo(f"    {line}")
     click.echo(f"kit written to {out_dir}/ -- start with {Path(out_dir) / 'HOW-TO-PRINT.txt'}")
+
+
+def _summary(paths: list[Path]) -> list[str]:
+    """One line per file, or one per folder when a step wrote many files there."""
+    folders: dict[Path, list[Path]] = {}
+    for path in paths:
+        folders.setdefault(path.parent, []).append(path)
+    lines = []
+    for folder, files in folders.items():
+        if len(files) > 4:
+            size = sum(f.stat().st_size for f in files) / 1024 / 1024
+            lines.append(f"{folder}/  ({len(files)} files, {size:.1f} MiB)")
+        else:
+            lines += [f"{f}  ({f.stat().st_size / 1024:.0f} KiB)" for f in files]
+    return lines
 
 
 COMMANDS = (cards_command, backs_command, calibrate_command, diagram_command, kit_command)

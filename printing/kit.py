@@ -6,20 +6,24 @@ how many progress units it takes and a function that writes its files and return
 
 from __future__ import annotations
 
+import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from pieces.catalogue import Catalogue
 from printing.card_jobs import (
-    DeckRequest, Format, PictureMode, card_drawing, deck_pages, picture_source, print_backs, print_calibration,
-    print_cards, write_drawing,
+    DeckRequest, Format, PictureMode, card_drawing, deck_cards, deck_pages, picture_source, print_backs,
+    print_calibration, print_cards, write_drawing,
 )
 from printing.card_pdfs import BackLayout, BackOptions
+from printing.deck import CardKind
 from printing.files import write_atomic
 from printing.pictures import renderer_available
 from printing.sheets import Duplex
 from cards.legend import legend_card
+from cards.theme import group_look
 
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True)
@@ -132,11 +136,11 @@ How to print the Dealer's Chess starter kit
 ===========================================
 
 Cards (cards/)
-  starter-cards.pdf      the fronts: 10 sheets for US Letter perforated cardstock, 2 x 4 cards of
-                         4.25 x 2.75 in (7 royals and a blank, 40 pieces, 24 pawns, 2 legend cards
-                         and write-in blanks).
-  starter-backs.pdf      one back sheet per group (royal, piece, pawn, reference). Print each sheet
-                         on the back of its group's front sheets: royal x1, piece x5, pawn x3, reference x1.
+  starter-cards.pdf      the fronts: {pages} sheets for US Letter perforated cardstock, 2 x 4 cards of
+                         4.25 x 2.75 in:
+{contents}.
+  starter-backs.pdf      one back sheet per group. Print each on the back of its group's front
+                         sheets: {backs}.
   starter-backs-per-page.pdf
                          the same backs, one page per front page, in order: for printers that take
                          the fronts back in and print the backs in one run.
@@ -163,6 +167,18 @@ Files written by this run:
 """
 
 
+def how_to_print(catalogue: Catalogue) -> str:
+    """The note's text, with the sheet counts of the starter deck."""
+    cards, profile = deck_cards(catalogue, STARTER)
+    faces = Counter(card.group for card in cards if card.kind is CardKind.FACE)
+    sheets = Counter(card.group for card in cards)
+    contents = ", ".join(f"{count} {group_look(group).plural.lower()}" for group, count in faces.items())
+    contents += ", legend cards and blank write-in cards to fill the sheets"
+    backs = ", ".join(f"{group_look(g).label.lower()} x{n // profile.per_page}" for g, n in sheets.items())
+    contents = textwrap.fill(contents, 100, initial_indent=" " * 25, subsequent_indent=" " * 25)
+    return HOW_TO_PRINT.format(pages=len(cards) // profile.per_page, contents=contents, backs=backs)
+
+
 def kit_units(ctx: KitContext) -> int:
     """Total progress units of the whole kit."""
     return sum(step.units(ctx) for step in KIT_STEPS)
@@ -174,5 +190,5 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     listing = "".join(
         f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
     )
-    note = write_atomic(ctx.out_dir / "HOW-TO-PRINT.txt", HOW_TO_PRINT + listing)
+    note = write_atomic(ctx.out_dir / "HOW-TO-PRINT.txt", how_to_print(ctx.catalogue) + listing)
     return done + [("how to print", [note])]
