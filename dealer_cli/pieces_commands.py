@@ -11,7 +11,7 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
-from printing.plates import DEFAULT_SPACING_MM, parse_bed, plates_folder, write_plates
+from printing.plates import DEFAULT_SPACING_MM, deal_armies, parse_bed, plates_folder, write_deal_plates, write_plates
 from printing.render_cache import write_render_png
 from printing.stl import pieces_folder, write_piece_stls
 
@@ -66,15 +66,29 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, ca
 @click.option("--spacing", "spacing_mm", type=float, default=DEFAULT_SPACING_MM, show_default=True,
               help="Gap between bases in mm.")
 @click.option("--copies", type=int, default=1, show_default=True, help="Copies of each piece.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+              help="A deal saved by `dealer deal --save FILE`: plates of every piece each side needs, per colour.")
 @catalogue_option
 def plate_command(
-    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, catalogue: Catalogue,
+    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file,
+    catalogue: Catalogue,
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
-    chosen = select_pieces(catalogue, sets, games, piece_ids)
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(out_dir, options)
     bed_mm = parse_bed(bed)
+    if deal_file:
+        if sets or games or piece_ids or copies != 1:
+            raise DealerError("--deal takes the pieces from the deal; leave out --set, --game, --piece and --copies")
+        count = sum(map(len, deal_armies(deal_file, catalogue).values()))
+        with click.progressbar(length=count, label="Building plates", file=sys.stderr) as bar:
+            paths = write_deal_plates(
+                deal_file, catalogue, folder / Path(deal_file).stem, options, bed_mm, spacing_mm,
+                progress=lambda plate: bar.update(len(plate.placements)),
+            )
+        click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {folder / Path(deal_file).stem}")
+        return
+    chosen = select_pieces(catalogue, sets, games, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
         paths = write_plates(
             chosen, folder, options, bed_mm, spacing_mm, copies,

@@ -13,7 +13,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from pieces.catalogue import PieceDef
+from engine.deal_record import read_deal_file
+from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import ModelOptions, build_piece
 from printing.files import write_atomic
@@ -22,6 +23,8 @@ from printing.stl import triangles_of, write_stl
 DEFAULT_BED_MM = (220.0, 220.0)
 DEFAULT_SPACING_MM = 6.0
 EDGE_MM = 5.0  # kept clear along the bed's edges
+BOTH_COLOURS = "Print every plate once in each colour (white and black)."
+SIDES = ("white", "black")
 
 
 class PlateError(DealerError):
@@ -89,9 +92,12 @@ def plan_plates(
 def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
-    progress: Callable[[Plate], None] | None = None,
+    progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS,
 ) -> list[Path]:
-    """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last)."""
+    """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last).
+
+    A piece listed twice is placed twice; `copies` multiplies every entry.
+    """
     if copies < 1:
         raise PlateError(f"copies {copies} is not allowed; use 1 or more")
     models = {piece.id: build_piece(piece, options) for piece in pieces}
@@ -107,7 +113,7 @@ def write_plates(
         paths.append(path)
         if progress is not None:
             progress(plate)
-    listing = plate_listing(plates, options, bed_mm, spacing_mm)
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note)
     paths.append(write_atomic(Path(out_dir) / "plates.txt", listing))
     return paths
 
@@ -119,12 +125,13 @@ def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.nda
 
 def plate_listing(
     plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
+    colour_note: str = BOTH_COLOURS,
 ) -> str:
     """The text list of what is on each plate and where (bed origin at the front left corner)."""
     lines = [
         f"{len(plates)} plate(s) for {options.square_mm:g} mm squares on a {bed_mm[0]:g} x {bed_mm[1]:g} mm bed, "
         f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
-        "Print every plate once in each colour (white and black); the forward notch points to +y (the back of the bed).",
+        colour_note + " The forward notch points to +y (the back of the bed).",
         "",
     ]
     for plate in plates:
@@ -139,3 +146,36 @@ def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
     """Where `dealer plate` writes: one folder per square size (and pocket choice)."""
     pocket = "-weighted" if options.weight_pocket else ""
     return Path(out_dir) / f"plates-{options.square_mm:g}mm{pocket}"
+
+
+def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
+    """Every physical piece each side needs for a saved deal (`dealer deal --save FILE`).
+
+    A side needs its rows (royal included), extra row, pawns, its hand (kept cards and shared extras)
+    and the doppelgangers of the other side's pieces, all in its own colour.
+    """
+    data = read_deal_file(path)
+    armies = {}
+    for side in SIDES:
+        army = data[side]
+        rows = army.get("back_ranks") or [army.get("back_rank", [])]
+        ids = [piece_id for row in rows for piece_id in row] + list(army.get("extra_row", []))
+        if army.get("royal") and army["royal"] not in ids:
+            ids.append(army["royal"])
+        for key in ("pawns", "hand", "dopplegangers"):
+            ids.extend(army.get(key, []))
+        armies[side] = [catalogue.get(piece_id) for piece_id in ids if piece_id]
+    return armies
+
+
+def write_deal_plates(
+    path: str | Path, catalogue: Catalogue, out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
+    progress: Callable[[Plate], None] | None = None,
+) -> list[Path]:
+    """Plates for a saved deal: white/ and black/ folders, each side's pieces in its own colour."""
+    written = []
+    for side, pieces in deal_armies(path, catalogue).items():
+        note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for this deal."
+        written += write_plates(pieces, Path(out_dir) / side, options, bed_mm, spacing_mm, 1, progress, note)
+    return written

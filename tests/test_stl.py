@@ -148,3 +148,23 @@ def test_commands_report_bad_input_in_one_line(tmp_path):
     assert result.exit_code == 1 and "did you mean" in result.output
     result = runner.invoke(cli, ["plate", "--piece", "king", "--bed", "30x30", "--out", str(tmp_path)])
     assert result.exit_code == 1 and "WIDTHxDEPTH" in result.output
+
+
+def test_deal_plates_hold_every_piece_each_side_needs_in_its_colour(tmp_path):
+    runner = CliRunner()
+    deal = tmp_path / "deal.json"
+    result = runner.invoke(cli, ["deal", "--seed", "7", "--save", str(deal)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["plate", "--deal", str(deal), "--square-mm", "40", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    import json
+
+    data = json.loads(deal.read_text())
+    for side in ("white", "black"):
+        army = data[side]
+        needed = len(army["back_rank"]) + len(army["pawns"]) + len(army["hand"]) + len(army["dopplegangers"])
+        listing = (tmp_path / "plates-40mm" / "deal" / side / "plates.txt").read_text()
+        assert f"Print these plates in {side}" in listing
+        assert sum(int(line.split(": ")[1].split()[0]) for line in listing.splitlines() if line.startswith("plate-")) == needed
+    result = runner.invoke(cli, ["plate", "--deal", str(deal), "--piece", "king", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "--deal takes the pieces from the deal" in result.output
