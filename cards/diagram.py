@@ -415,8 +415,9 @@ def cell_mark(cell: Cell, x: float, y: float, c: float) -> Group:
         if shape:
             items.append(Poly(shape, Style(WHITE, INK, max(0.7, c * 0.06)), closed=True))
         arm, width = r * (0.62 if shape else 0.78), max(1.0, c * 0.1)
-        items.append(Poly(((x - arm, y - arm), (x + arm, y + arm)), Style(None, INK, width)))
-        items.append(Poly(((x - arm, y + arm), (x + arm, y - arm)), Style(None, INK, width)))
+        for colour, stroke in ((WHITE, width * 2.2), (INK, width)):  # a white halo keeps it clear on red in grey
+            items.append(Poly(((x - arm, y - arm), (x + arm, y + arm)), Style(None, colour, stroke)))
+            items.append(Poly(((x - arm, y + arm), (x + arm, y - arm)), Style(None, colour, stroke)))
     if Access.FIRST in (cell.move, cell.capture):
         items.append(first_move_glyph(x + 0.37 * c, y + 0.44 * c, c))
     if cell.en_passant:

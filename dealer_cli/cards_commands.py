@@ -78,16 +78,18 @@ def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pict
 @click.option("--back-offset", "back_offset", default="0,0", show_default=True,
               help="X,Y in mm to shift the backs (read it off `dealer calibrate`).")
 @click.option("--layout", type=click.Choice([m.value for m in BackLayout]), default="sheet", show_default=True,
-              help="sheet: one back page per group, to print N times; pages: one back per front page.")
+              help="sheet: one back page per group, to print N times; pages: one back per front page; "
+                   "interleaved: fronts and backs alternating in one file, for a duplex printer.")
+@PICTURES
 @catalogue_option
-def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, duplex, back_offset, layout,
+def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, duplex, back_offset, layout, pictures,
                   catalogue: Catalogue) -> None:
     """Print the card backs as a PDF, placed for double-sided printing."""
-    request = _request(sets, games, groups, piece_ids, profile, legend)
+    request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
     options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset))
-    deck_pages(catalogue, request)
+    pages = deck_pages(catalogue, request, options.layout)
     check_out_dir(Path(out_dir))
-    with click.progressbar(length=deck_pages(catalogue, request, options.layout), label="card backs",
+    with click.progressbar(length=pages, label="card backs",
                            file=sys.stderr) as bar:
         path, pages = print_backs(catalogue, request, options, Path(out_dir), bar.update)
     click.echo(f"wrote {path} ({pages} pages)")

@@ -10,7 +10,7 @@ from cards.primitives import Drawing
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 from printing.calibrate import write_calibration
-from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts
+from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
 from printing.deck import Card, build_deck, face_info, select_pieces
 from printing.files import OutputError, write_atomic
 from printing.pdf import PdfPainter, new_canvas
@@ -109,6 +109,12 @@ def print_backs(
 ) -> tuple[Path, int]:
     """Write the card backs PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
+    if options.layout is BackLayout.INTERLEAVED:
+        path = out_dir / folder / f"{request.name}-cards-duplex.pdf"
+        pictures = picture_source(catalogue, request.pictures, out_dir)
+        title = f"Dealer's Chess cards, fronts and backs: {request.name}"
+        write_interleaved(cards, profile, path, title, options, pictures, progress)
+        return path, 2 * deck_pages(catalogue, request)
     suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
     path = out_dir / folder / f"{request.name}-backs{suffix}.pdf"
     write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)

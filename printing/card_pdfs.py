@@ -19,10 +19,12 @@ Progress = Callable[[int], None]  # called with the number of pages just finishe
 
 
 class BackLayout(Enum):
-    """How backs are laid out: one sheet per group to print N times, or one back per front page."""
+    """How backs are laid out: one sheet per group to print N times, one back per front page, or
+    fronts and backs interleaved in one file for a duplex printer."""
 
     SHEET = "sheet"
     PAGES = "pages"
+    INTERLEAVED = "interleaved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +64,44 @@ def write_fronts(
     painter = PdfPainter(canvas, pictures)
     cache: dict[Card, Drawing] = {}
     for page in pages_of(cards, profile):
-        for index, card in enumerate(page):
-            drawing = cache.get(card) or cache.setdefault(card, card.drawing())
-            painter.draw(drawing, *profile.slot(index))
-            if profile.crop_marks:
-                _crop_marks(canvas, profile, index)
-        canvas.showPage()
+        _front_page(painter, profile, page, cache)
+        if progress:
+            progress(1)
+    canvas.save()
+    return write_atomic(path, buffer.getvalue())
+
+
+def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: dict[Card, Drawing]) -> None:
+    for index, card in enumerate(page):
+        drawing = cache.get(card) or cache.setdefault(card, card.drawing())
+        painter.draw(drawing, *profile.slot(index))
+        if profile.crop_marks:
+            _crop_marks(painter.canvas, profile, index)
+    painter.canvas.showPage()
+
+
+def _back_page(painter: PdfPainter, profile: Profile, groups: list[str], options: BackOptions,
+               backs: dict[str, Drawing]) -> None:
+    for index, group in enumerate(groups):
+        drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt))
+        painter.draw(drawing, *profile.back_slot(index, options.duplex, options.offset_mm))
+    painter.canvas.showPage()
+
+
+def write_interleaved(
+    cards: list[Card], profile: Profile, path: Path, title: str, options: BackOptions,
+    pictures: PictureSource | None = None, progress: Progress | None = None,
+) -> Path:
+    """Write front, back, front, back... in one file, to print double-sided in one go."""
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, profile, title)
+    set_duplex(canvas, options.duplex is Duplex.LONG)
+    painter = PdfPainter(canvas, pictures)
+    fronts: dict[Card, Drawing] = {}
+    backs: dict[str, Drawing] = {}
+    for page in pages_of(cards, profile):
+        _front_page(painter, profile, page, fronts)
+        _back_page(painter, profile, [card.group for card in page], options, backs)
         if progress:
             progress(1)
     canvas.save()
@@ -84,7 +118,7 @@ def _crop_marks(canvas, profile: Profile, index: int) -> None:
 
 def back_pages(cards: list[Card], profile: Profile, layout: BackLayout) -> list[list[str]]:
     """The group of each back slot, page by page."""
-    if layout is BackLayout.PAGES:
+    if layout is not BackLayout.SHEET:
         return [[card.group for card in page] for page in pages_of(cards, profile)]
     groups = list(dict.fromkeys(card.group for card in cards))
     return [[group] * profile.per_page for group in groups]
@@ -101,10 +135,7 @@ def write_backs(
     painter = PdfPainter(canvas)
     backs: dict[str, Drawing] = {}
     for page in back_pages(cards, profile, options.layout):
-        for index, group in enumerate(page):
-            drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt))
-            painter.draw(drawing, *profile.back_slot(index, options.duplex, options.offset_mm))
-        canvas.showPage()
+        _back_page(painter, profile, page, options, backs)
         if progress:
             progress(1)
     canvas.save()

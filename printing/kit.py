@@ -75,9 +75,10 @@ def _fronts(ctx: KitContext) -> list[Path]:
 
 
 def _backs(ctx: KitContext) -> list[Path]:
-    sheet = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.SHEET), ctx.out_dir, ctx.advance)[0]
-    pages = print_backs(ctx.catalogue, STARTER, BackOptions(Duplex.LONG, BackLayout.PAGES), ctx.out_dir, ctx.advance)[0]
-    return [sheet, pages]
+    written = []
+    for layout in (BackLayout.SHEET, BackLayout.PAGES, BackLayout.INTERLEAVED):
+        written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), BackOptions(Duplex.LONG, layout), ctx.out_dir, ctx.advance)[0])
+    return written
 
 
 def _calibration(ctx: KitContext) -> list[Path]:
@@ -119,8 +120,8 @@ def _pieces3d(ctx: KitContext) -> list[Path]:
 KIT_STEPS: list[KitStep] = [
     KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
-    KitStep("card backs (one sheet per group, and one per front page)", lambda ctx: (
-        deck_pages(ctx.catalogue, STARTER, BackLayout.SHEET) + deck_pages(ctx.catalogue, STARTER, BackLayout.PAGES)
+    KitStep("card backs (per group, per front page, and fronts and backs in one file)", lambda ctx: sum(
+        deck_pages(ctx.catalogue, STARTER, layout) for layout in BackLayout
     ), _backs),
     KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
@@ -144,6 +145,9 @@ Cards (cards/)
   starter-backs-per-page.pdf
                          the same backs, one page per front page, in order: for printers that take
                          the fronts back in and print the backs in one run.
+  starter-cards-duplex.pdf
+                         fronts and backs alternating, for a printer that prints both sides itself:
+                         print the whole file double-sided, flipping on the long edge.
   calibration.pdf        print it double-sided first to measure your printer's front/back offset.
 
 Always print at 100 % ("Actual size"); "Fit to page" shrinks the sheet and the cards miss the

@@ -241,3 +241,12 @@ def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_eac
         (612 - x if duplex is Duplex.LONG else x) + i * SHIFT_MM * MM_PT for x, i in zip(xs, STEPS)
     ]
     assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
+
+
+def test_interleaved_file_alternates_fronts_and_mirrored_backs(tmp_path) -> None:
+    request = DeckRequest(piece_ids=("knight",), legend=False, pictures=PictureMode.SILHOUETTE)
+    path, pages = print_backs(CATALOGUE, request, BackOptions(Duplex.SHORT, BackLayout.INTERLEAVED), tmp_path)
+    assert pages == 2 and path.name == "knight-cards-duplex.pdf"
+    with pdfplumber.open(path) as pdf:
+        front, back = (page.extract_text() for page in pdf.pages)
+    assert "Knight" in front and "PIECE" in back and "Knight" not in back
