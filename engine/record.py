@@ -55,9 +55,20 @@ def record_of(position: Position, tags: dict[str, str] | None = None, result: st
                 "White": "?", "Black": "?", "Result": result, "Variant": position.game.id}
     if start_fen != position.game.start or position.catalogue is not default_catalogue():
         all_tags.update(SetUp="1", FEN=start_fen)
+    extra = _extra_catalogue_files(position)
+    if extra:
+        all_tags["Catalogue"] = ";".join(extra)
     all_tags.update(tags or {})
     all_tags["Result"] = result
     return GameRecord(all_tags, tuple(sans), position)
+
+
+def _extra_catalogue_files(position: Position) -> list[str]:
+    """The user's catalogue files the position's pieces came from (not the built-in ones)."""
+    from pieces.catalogue import builtin_files
+
+    builtin = {str(path) for path in builtin_files()}
+    return sorted({piece.origin for piece in position.catalogue if piece.origin and piece.origin not in builtin})
 
 
 def movetext(record: GameRecord, start_fen: str | None = None) -> str:

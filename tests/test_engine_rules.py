@@ -371,3 +371,34 @@ def test_battle_move_rules_one_capture_two_pawns_forward_only():
         parse_move(pos, "b3b5&c3c4")
     with pytest.raises(IllegalMoveError, match="no battle move"):
         parse_move(parse_fen(load_game("chess").start), "a2a3&b2b3")
+
+
+def test_fish_arrow_and_right_end_pawns():
+    fish = pos_of("(sg)7/8/8/8/8/3(FP)4/8/4(PR)3 w - - 0 1")
+    assert moves_from(fish, "d3") == {"d3d4", "d3d2"}  # off its rank 2 it has moved: no double step
+    fresh = pos_of("(sg)7/8/8/8/8/8/3(FP)4/4(PR)3 w - - 0 1")
+    assert moves_from(fresh, "d2") == {"d2d3", "d2d4", "d2d1"}
+    arrow = pos_of("(sg)7/8/8/2p1p3/3(AP)4/2p1p3/8/4(PR)3 w - - 0 1")
+    assert moves_from(arrow, "d4") == {
+        "d4d5", "d4d6", "d4d3", "d4d2", "d4c4", "d4b4", "d4e4", "d4f4", "d4c5", "d4e5", "d4c3", "d4e3"}
+    right = pos_of("(sg)7/8/8/8/8/8/3(RE)4/4(PR)3 w - - 0 1 moved=d2")
+    assert moves_from(right, "d2") == {"d2d3", "d2c4", "d2b3"}
+
+
+def test_ship_snake_and_rhinoceros_bend_as_ruled():
+    ship = pos_of("(sg)7/8/8/8/3(SH)4/8/8/(PR)7 w - - 0 1")
+    got = {t[2:] for t in moves_from(ship, "d4")}
+    assert got == {"c5", "e5", "c3", "e3", "c6", "c7", "c8", "e6", "e7", "e8", "c2", "c1", "e2", "e1"}
+    snake = pos_of("(sg)7/8/8/8/3(SN)4/8/8/(PR)7 w - - 0 1")
+    got = {t[2:] for t in moves_from(snake, "d4")}
+    assert got == {"d5", "d3", "c6", "b7", "a8", "e6", "f7", "g8", "c2", "b1", "e2", "f1"}
+    rhino = pos_of("(sg)7/8/8/8/3(RH)4/8/8/(PR)7 w - - 0 1")
+    got = {t[2:] for t in moves_from(rhino, "d4")}
+    assert {"d5", "c6", "e6", "f7", "g8", "c4", "b5", "b3", "a2"} <= got and "d6" not in got
+
+
+def test_promotion_on_a_ten_and_twelve_rank_board_is_written_and_read():
+    pos = pos_of("(sg)9/4P5/10/10/10/10/10/10/10/4(PR)5 w - - 0 1 hand=Q(CH)", "dealers-10x10")
+    assert moves_from(pos, "e9") == {"e9e10=Q", "e9e10=CH"}
+    assert parse_move(pos, "E9-E10(ch)") == parse_move(pos, "e9e10=CH")
+    assert format_san(pos, parse_move(pos, "e9e10q")) == "e10=Q+"

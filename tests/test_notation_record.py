@@ -75,3 +75,18 @@ def test_a_battle_move_is_recorded_and_replayed(tmp_path):
     pos.push(parse_move(pos, "e9e8"))
     again = read_record(write_record(tmp_path / "battle.pgn", record_of(pos)))
     assert again.moves[0] == "d3d4&e3e4&f3g4" and again.position.fen() == pos.fen()
+
+
+def test_a_users_catalogue_file_is_named_in_the_record(tmp_path):
+    from engine.game import load_game
+    from pieces.catalogue import load_catalogue
+
+    extra = tmp_path / "mine.toml"
+    extra.write_text('[[piece]]\nid = "mann"\nname = "Mann"\ngroup = "piece"\ncode = "MAN"\nbetza = "K"\n'
+                     'text = "Steps one square any way."\n')
+    game = load_game("chess")
+    pos = parse_fen("4k3/8/8/8/8/8/8/(MAN)3K3 w - - 0 1", game, load_catalogue([extra]))
+    pos.push(pos.legal_moves()[0])
+    record = record_of(pos)
+    assert record.tags["Catalogue"] == str(extra)
+    assert read_record(write_record(tmp_path / "g.pgn", record)).position.fen() == pos.fen()
