@@ -199,3 +199,42 @@ def test_group_sizes_follow_the_reference_table():
     assert size_limits(Group.ROYAL, 50.0)[0] == pytest.approx(38.0)
     assert size_limits(Group.PIECE, 40.0)[0] == pytest.approx(28.8)
     assert size_limits(Group.PAWN, 50.0)[1] == pytest.approx(45.0 + 0.8)
+
+
+TERM = st.tuples(
+    st.sampled_from(["", "i"]), st.sampled_from(["", "m", "c"]), st.sampled_from(["", "f", "b", "s", "v", "fs", "bs"]),
+    st.sampled_from(["W", "F", "D", "A", "N", "H", "C", "Z", "(1,4)", "(3,4)"]), st.sampled_from(["", "2", "3"]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(TERM, min_size=1, max_size=3))
+def test_any_simple_emblem_matches_the_engine(terms):
+    from pieces.errors import BetzaError
+
+    betza = "".join(
+        initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms
+    )
+    try:
+        movement = parse_movement(betza)
+    except BetzaError:
+        return
+    piece = dataclasses.replace(CATALOGUE.get("knight"), movement=movement)
+    test_emblem_markers_match_the_engine_on_an_empty_board(piece)
+    try:
+        vertices, faces = build_piece(piece, ModelOptions(40.0)).mesh()
+    except ModelError as error:  # a long reach needs bigger squares: a clear error, never a broken mesh
+        assert emblem_of(movement).reach > 5 and "use --square-mm" in str(error)
+        return
+    assert check_triangles(triangles_of(vertices, faces)).problems() == []
+
+
+@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+def test_a_spear_gets_its_own_size_between_pawns_and_pieces(square_mm):
+    lance = dataclasses.replace(CATALOGUE.get("standard-pawn"), id="test-lance", code="TL", group=Group.SPEAR,
+                                movement=parse_movement("fRfceF"))
+    model = build_piece(lance, ModelOptions(square_mm))
+    low, high = np.asarray(model.solid.bounding_box()).reshape(2, 3)
+    diameter, height = size_limits(Group.SPEAR, square_mm)
+    assert high[2] == pytest.approx(height, abs=1e-3) and high[0] - low[0] <= diameter + 1e-3
+    assert size_limits(Group.PAWN, square_mm)[1] < height < size_limits(Group.PIECE, square_mm)[1]
