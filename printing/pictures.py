@@ -14,7 +14,7 @@ from PIL import Image
 from pieces.catalogue import Catalogue, PieceDef
 
 PictureSource = Callable[[str], "Image.Image | None"]
-PICTURE_PX = 240  # 48 pt at 360 dpi: sharp on paper, small in the PDF
+PICTURE_PX = 120  # renders are about twice as tall as wide: 48 pt high at about 350 dpi
 
 
 def no_pictures(piece_id: str) -> None:
