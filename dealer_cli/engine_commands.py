@@ -30,16 +30,23 @@ def perft_command(game, deal_file, fen, moves, depth, per_move, catalogue: Catal
     """Count the legal move sequences of DEPTH plies; the count is the last line."""
     pos = load_position(game, deal_file, fen, moves, catalogue)
     started = time.perf_counter()
-    if per_move:
-        rows = divide(pos, depth)
-        for text, count in rows:
-            click.echo(f"{text}: {count}")
+    if per_move or depth >= 4:
+        rows = divide(pos, depth, _progress if depth >= 4 else None) if depth > 0 else []
+        if per_move:
+            for text, count in rows:
+                click.echo(f"{text}: {count}")
         total = sum(count for _, count in rows) if depth > 0 else 1
     else:
         total = perft(pos, depth)
     seconds = time.perf_counter() - started
     click.echo(f"{pos.game.id} depth {depth}: {total} nodes in {seconds:.2f} s ({total / max(seconds, 1e-9):,.0f}/s)", err=True)
     click.echo(total)
+
+
+def _progress(moves):
+    """Root moves under a progress bar on stderr (long perft runs)."""
+    with click.progressbar(moves, label="perft", file=click.get_text_stream("stderr")) as bar:
+        yield from bar
 
 
 @click.command("moves")

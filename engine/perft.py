@@ -22,12 +22,16 @@ def perft(pos: Position, depth: int) -> int:
     return total
 
 
-def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
-    """Per legal move (coordinate form), the perft count of `depth - 1` below it."""
+def divide(pos: Position, depth: int, wrap=None) -> list[tuple[str, int]]:
+    """Per legal move (coordinate form), the perft count of `depth - 1` below it.
+
+    `wrap`, if given, wraps the list of root moves (e.g. in a progress bar) and must yield them.
+    """
     from engine.notation import format_move
 
     rows = []
-    for m in legal_moves(pos):
+    moves = legal_moves(pos)
+    for m in wrap(moves) if wrap is not None else moves:
         text = format_move(pos, m)
         pos.push(m)
         rows.append((text, perft(pos, depth - 1)))
