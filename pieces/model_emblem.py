@@ -1,8 +1,9 @@
 """The top-face emblem of a 3D piece: its Movement's paths as symbols in grid units (White's view).
 
 Same meanings as the cards: dot = move or capture, ring = move only, square = capture only,
-bar = slide (to the rim = unlimited), bar with a gap = hop, thin line = path that must be empty
-(non-leaping moves, the first legs of bent moves), half-size marker = first move only.
+bar = unlimited slide (to the rim), bar with a gap = hop, thin line = path that must be empty
+(non-leaping moves, limited slides through their cells' markers, the first legs of bent moves),
+half-size marker = first move only.
 """
 
 from __future__ import annotations

@@ -84,7 +84,8 @@ def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: li
 def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) -> None:
     """A slide: a bar to its end or to the rim, broken once for a hop, with end markers."""
     start = layout.mm(bar.start)
-    width = layout.line_mm if bar.small else layout.bar_mm
+    # a limited slide is a thin path through its cells' markers; a bar to the rim is an unlimited one
+    width = layout.line_mm if bar.small or bar.end is not None else layout.bar_mm
     if bar.end is not None:
         end = layout.mm(bar.end)
     else:
