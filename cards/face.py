@@ -42,7 +42,14 @@ class FaceInfo:
 
 
 def card_face(info: FaceInfo) -> Drawing:
-    """The face of one piece's card."""
+    """The face of one piece's card; LayoutError naming the piece if its words do not fit."""
+    try:
+        return _card_face(info)
+    except LayoutError as error:
+        raise LayoutError(f"{info.piece.origin or 'catalogue'}: piece {info.piece.id!r}: {error}") from None
+
+
+def _card_face(info: FaceInfo) -> Drawing:
     piece = info.piece
     look = group_look(piece.group.value)
     diagram = diagram_for(piece)

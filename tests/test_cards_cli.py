@@ -122,3 +122,22 @@ def test_users_own_pieces_print_with_catalogue(tmp_path) -> None:
     assert result.exit_code == 0 and "pond-cards.pdf (2 pages)" in result.output
     with pdfplumber_open(tmp_path / "cards" / "pond-cards.pdf") as pdf:
         assert "Pond" in pdf.pages[0].extract_text() and "Frog" in pdf.pages[0].extract_text()
+
+
+def test_too_long_rules_text_names_the_piece(tmp_path) -> None:
+    mine = tmp_path / "long.toml"
+    mine.write_text(
+        '[[piece]]\nid = "chatty"\nname = "Chatty"\ngroup = "piece"\ncode = "CHT"\nbetza = "K"\n'
+        f'text = "{"Moves one square in any direction. " * 20}"\nsets = ["talk"]\n'
+    )
+    result = run("cards", "--set", "talk", "--catalogue", str(mine), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "piece 'chatty'" in result.output and "shorten it" in result.output
+    assert not (tmp_path / "out" / "cards" / "talk-cards.pdf").exists()
+
+
+def test_same_input_same_bytes(tmp_path) -> None:
+    for folder in ("a", "b"):
+        assert run("cards", "--group", "royal", "--pictures", "silhouette", "--out", str(tmp_path / folder)).exit_code == 0
+    first, second = ((tmp_path / f / "cards" / "starter-royal-cards.pdf").read_bytes() for f in ("a", "b"))
+    assert first == second
