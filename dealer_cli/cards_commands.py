@@ -53,7 +53,7 @@ def _request(sets, games, groups, piece_ids, profile, legend, pictures="render")
 
 PICTURES = click.option(
     "--pictures", type=click.Choice([m.value for m in PictureMode]), default="render", show_default=True,
-    help="The face's picture: the piece's 3D model rendered (cached under OUT/.cache), or a silhouette.",
+    help="The face's picture: the piece's 3D model rendered (cached under OUT/render-cache), or a silhouette.",
 )
 
 
@@ -111,12 +111,13 @@ def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), default="svg", show_default=True)
 @click.option("--card", "whole_card", is_flag=True, help="The whole card face, not just the diagram.")
 @click.option("--dpi", default=300, show_default=True, help="Resolution of a PNG.")
+@click.option("--bleed", is_flag=True, help="With --card: add 1/8 in bleed all round (print-on-demand).")
 @PICTURES
 @click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
 @catalogue_option
-def diagram_command(piece_id, fmt, whole_card, dpi, pictures, out_dir, catalogue: Catalogue) -> None:
+def diagram_command(piece_id, fmt, whole_card, dpi, bleed, pictures, out_dir, catalogue: Catalogue) -> None:
     """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
-    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir), whole_card, dpi, PictureMode(pictures))
+    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
     click.echo(f"wrote {path}")
 
 

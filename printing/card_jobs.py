@@ -20,6 +20,7 @@ from printing.sheets import DEFAULT_PROFILE, Duplex, load_profile
 from printing.svg import svg_text
 
 DIAGRAM_PT = 198.0
+BLEED_PT = 9.0  # 1/8 in, what print-on-demand services ask for
 
 
 class Format(Enum):
@@ -164,13 +165,14 @@ def write_drawing(
 
 
 def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Path, whole_card: bool = False,
-                  dpi: int = 300, pictures: PictureMode = PictureMode.RENDER) -> Path:
-    """Write one piece's diagram (or whole card face) as SVG, PNG or PDF."""
+                  dpi: int = 300, pictures: PictureMode = PictureMode.RENDER, bleed: bool = False) -> Path:
+    """Write one piece's diagram (or whole card face, optionally with 1/8 in bleed) as SVG, PNG or PDF."""
     piece = catalogue.get(piece_id)
     if whole_card:
         source = picture_source(catalogue, pictures, out_dir)
-        path = out_dir / "cards" / f"{piece.id}-card.{fmt.value}"
-        return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, pictures=source)
+        path = out_dir / "cards" / f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}"
+        margin = BLEED_PT if bleed else 0.0
+        return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, margin, pictures=source)
     return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_dir / "cards" / f"{piece.id}-diagram.{fmt.value}", dpi)
 
 

@@ -159,7 +159,7 @@ For plain cardstock with crop marks: dealer cards --profile letter-cut (or a4-cu
 
 Print-on-demand (cards/print-on-demand/)
   one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group.
-  Single cards as 300 dpi PNG: dealer diagram ID --card --format png
+  Single cards as 300 dpi PNG with bleed: dealer diagram ID --card --bleed --format png
 
 3D pieces (pieces-50mm/, plates-50mm/)
   one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates

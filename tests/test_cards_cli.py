@@ -97,6 +97,9 @@ def test_diagram_as_svg_png_and_pdf(tmp_path) -> None:
     assert run("diagram", "knight", "--card", "--format", "png", "--pictures", "silhouette", "--out", str(tmp_path)).exit_code == 0
     with Image.open(tmp_path / "cards" / "knight-card.png") as image:
         assert image.size == (1275, 825)
+    assert run("diagram", "knight", "--card", "--bleed", "--format", "png", "--pictures", "silhouette", "--out", str(tmp_path)).exit_code == 0
+    with Image.open(tmp_path / "cards" / "knight-card-bleed.png") as image:
+        assert image.size == (1350, 900)
     assert run("diagram", "rook", "--format", "pdf", "--out", str(tmp_path)).exit_code == 0
     assert float(PdfReader(tmp_path / "cards" / "rook-diagram.pdf").pages[0].mediabox.width) == 198
 
