@@ -11,7 +11,7 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
-from printing.plates import DEFAULT_SPACING_MM, deal_armies, parse_bed, plates_folder, write_deal_plates, write_plates
+from printing.plates import DEFAULT_SPACING_MM, army_pieces, deal_armies, parse_bed, plates_folder, write_plates, write_side_plates
 from printing.render_cache import write_render_png
 from printing.stl import pieces_folder, write_piece_stls
 
@@ -68,25 +68,26 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, ca
 @click.option("--copies", type=int, default=1, show_default=True, help="Copies of each piece.")
 @click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
               help="A deal saved by `dealer deal --save FILE`: plates of every piece each side needs, per colour.")
+@click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
 @catalogue_option
 def plate_command(
-    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file,
+    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
     catalogue: Catalogue,
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(out_dir, options)
     bed_mm = parse_bed(bed)
-    if deal_file:
-        if sets or games or piece_ids or copies != 1:
-            raise DealerError("--deal takes the pieces from the deal; leave out --set, --game, --piece and --copies")
-        count = sum(map(len, deal_armies(deal_file, catalogue).values()))
-        with click.progressbar(length=count, label="Building plates", file=sys.stderr) as bar:
-            paths = write_deal_plates(
-                deal_file, catalogue, folder / Path(deal_file).stem, options, bed_mm, spacing_mm,
-                progress=lambda plate: bar.update(len(plate.placements)),
-            )
-        click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {folder / Path(deal_file).stem}")
+    if deal_file or army_game:
+        if sets or games or piece_ids or copies != 1 or (deal_file and army_game):
+            raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
+        armies = deal_armies(deal_file, catalogue) if deal_file else army_pieces(army_game, catalogue)
+        target = folder / (Path(deal_file).stem if deal_file else f"army-{Path(army_game).stem}")
+        what = "this deal" if deal_file else f"the start of {army_game}"
+        with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
+            paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,
+                                      progress=lambda plate: bar.update(len(plate.placements)))
+        click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {target}")
         return
     chosen = select_pieces(catalogue, sets, games, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:

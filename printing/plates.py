@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from engine.deal_record import read_deal_file
+from engine.game import load_game
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import ModelOptions, build_piece
@@ -174,8 +175,28 @@ def write_deal_plates(
     progress: Callable[[Plate], None] | None = None,
 ) -> list[Path]:
     """Plates for a saved deal: white/ and black/ folders, each side's pieces in its own colour."""
+    return write_side_plates(deal_armies(path, catalogue), "this deal", out_dir, options, bed_mm, spacing_mm, progress)
+
+
+def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
+    """Every piece on the board at the start of a game (its FEN placement), by side."""
+    placement = load_game(game_id).start.split()[0]
+    armies: dict[str, list[PieceDef]] = {side: [] for side in SIDES}
+    for token in re.findall(r"\(([A-Za-z]+)\)|([A-Za-z])", placement):
+        code = token[0] or token[1]
+        side = "white" if code.isupper() else "black"
+        armies[side].append(catalogue.by_code(code.upper()))
+    return armies
+
+
+def write_side_plates(
+    armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
+    progress: Callable[[Plate], None] | None = None,
+) -> list[Path]:
+    """Plates per side in white/ and black/ folders, each side's pieces in its own colour."""
     written = []
-    for side, pieces in deal_armies(path, catalogue).items():
-        note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for this deal."
+    for side, pieces in armies.items():
+        note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
         written += write_plates(pieces, Path(out_dir) / side, options, bed_mm, spacing_mm, 1, progress, note)
     return written

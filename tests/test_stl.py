@@ -167,4 +167,14 @@ def test_deal_plates_hold_every_piece_each_side_needs_in_its_colour(tmp_path):
         assert f"Print these plates in {side}" in listing
         assert sum(int(line.split(": ")[1].split()[0]) for line in listing.splitlines() if line.startswith("plate-")) == needed
     result = runner.invoke(cli, ["plate", "--deal", str(deal), "--piece", "king", "--out", str(tmp_path)])
-    assert result.exit_code == 1 and "--deal takes the pieces from the deal" in result.output
+    assert result.exit_code == 1 and "--deal and --army choose the pieces themselves" in result.output
+
+
+def test_army_plates_hold_a_games_starting_armies(tmp_path):
+    result = CliRunner().invoke(cli, ["plate", "--army", "chess", "--square-mm", "40", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for side in ("white", "black"):
+        listing = (tmp_path / "plates-40mm" / "army-chess" / side / "plates.txt").read_text()
+        rows = [line.split()[0] for line in listing.splitlines() if line.startswith("  ")]
+        assert len(rows) == 16 and rows.count("standard-pawn") == 8 and rows.count("rook") == 2
+        assert rows.count("king") == 1 and rows.count("queen") == 1
