@@ -16,6 +16,7 @@ import pytest
 
 from engine.game import load_game, start_position
 from engine.move import Kind
+from engine.notation import parse_fen
 from engine.perft import perft
 
 sf = pytest.importorskip("pyffish")
@@ -41,7 +42,7 @@ def betza_for_fsf(movement) -> str:
     return movement.betza
 
 
-def make_deal(rng: random.Random, files: int):
+def make_deal(rng: random.Random, files: int, black_royal: str | None = None):
     """A random Dealer's start array from FSF-expressible pieces: (placement, royal id, piece ids, pawn ids)."""
     royal = rng.choice(ROYALS)
     kinds = rng.sample(PIECES, 8)
@@ -51,17 +52,23 @@ def make_deal(rng: random.Random, files: int):
     for side, (back, front) in (("white", (1, 2)), ("black", (files, files - 1))):
         for file in range(files):
             name = "abcdefghij"[file]
-            placement[f"{name}{back}"] = (royal if file == royal_file else rng.choice(kinds), side)
+            own_royal = black_royal if side == "black" and black_royal else royal
+            placement[f"{name}{back}"] = (own_royal if file == royal_file else rng.choice(kinds), side)
             placement[f"{name}{front}"] = (rng.choice(pawns), side)
     return placement, royal, kinds, pawns
 
 
-def fsf_variant(pos, royal: str) -> tuple[str, dict[str, str]]:
-    """Load a fresh FSF variant for the position's piece types; (name, piece id -> letter)."""
+def fsf_variant(pos, royal: str, black_royal: str | None = None) -> tuple[str, dict[str, str]]:
+    """Load a fresh FSF variant for the position's piece types; (name, piece id -> letter).
+
+    With a different royal per side, FSF plays both as extinction pseudo-royals and cannot castle.
+    """
     board = pos.board
-    ids = sorted({pos.types.id_of(pos.piece[sq]) for sq in range(board.size) if pos.piece[sq] >= 0} - {royal})
+    two = black_royal is not None and black_royal != royal
+    ids = sorted({pos.types.id_of(pos.piece[sq]) for sq in range(board.size) if pos.piece[sq] >= 0} - ({royal} if not two else set()))
     letters = dict(zip(ids, LETTERS))
-    letters[royal] = "k"
+    if not two:
+        letters[royal] = "k"
     catalogue = pos.catalogue
     pawn_letters = "".join(letters[i] for i in ids if catalogue.get(i).group.value == "pawn")
     corners = {pos.types.id_of(pos.piece[sq]) for sq in pos.castling}
@@ -70,14 +77,16 @@ def fsf_variant(pos, royal: str) -> tuple[str, dict[str, str]]:
     lines = [
         f"[{name}]", f"maxFile = {last}", f"maxRank = {board.ranks}",
         "pawn = -", "knight = -", "bishop = -", "rook = -", "queen = -",
-        f"king = k:{betza_for_fsf(catalogue.get(royal).movement)}",
+        f"king = k:{betza_for_fsf(catalogue.get(royal).movement)}" if not two else "king = -",
     ]
     lines += [f"customPiece{n} = {letters[i]}:{betza_for_fsf(catalogue.get(i).movement)}" for n, i in enumerate(ids, 1)]
     lines += [
         f"pawnTypes = {pawn_letters}", f"promotionPawnTypes = {pawn_letters}", f"enPassantTypes = {pawn_letters}",
         "doubleStepRegionWhite = *2", f"doubleStepRegionBlack = *{board.ranks - 1}",
-        "castling = true", f"castlingRookPieces = {''.join(sorted(letters[i] for i in corners))}",
-        f"castlingKingsideFile = {'abcdefghijkl'[board.files - 2]}", "castlingQueensideFile = c",
+        *(("castling = false", f"extinctionPieceTypes = {letters[royal]}{letters[black_royal]}",
+           "extinctionValue = loss", "extinctionPseudoRoyal = true") if two else (
+          "castling = true", f"castlingRookPieces = {''.join(sorted(letters[i] for i in corners))}",
+          f"castlingKingsideFile = {'abcdefghijkl'[board.files - 2]}", "castlingQueensideFile = c")),
         "promotionPieceTypes = -", f"promotionRegionWhite = *{board.ranks}", "promotionRegionBlack = *1",
         f"startFen = {fsf_fen(pos, letters)}",
     ]
@@ -100,7 +109,7 @@ def fsf_fen(pos, letters: dict[str, str]) -> str:
             row += (str(empty) if empty else "") + (letter.upper() if pos.occ[sq] == 0 else letter)
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " w KQkq - 0 1"
+    return "/".join(rows) + (" w KQkq - 0 1" if pos.castling else " w - - 0 1")
 
 
 def to_last_rank(pos, m) -> bool:
@@ -137,11 +146,14 @@ def theirs(pos, name: str, start: str, played: list[str]) -> set[str]:
     return found
 
 
-def compare_playout(seed: int, files: int, plies: int) -> int:
+def compare_playout(seed: int, files: int, plies: int, two_royals: bool = False) -> int:
     rng = random.Random(seed)
-    placement, royal, _, _ = make_deal(rng, files)
+    black_royal = rng.choice(ROYALS) if two_royals else None
+    placement, royal, _, _ = make_deal(rng, files, black_royal)
     pos = start_position(f"dealers-{files}x{files}", placement)
-    name, _ = fsf_variant(pos, royal)
+    if two_royals:
+        pos = parse_fen(pos.fen().replace(" KQkq ", " - "), pos.game)
+    name, _ = fsf_variant(pos, royal, black_royal)
     start = sf.start_fen(name)
     played: list[str] = []
     for ply in range(plies):
@@ -171,6 +183,11 @@ def test_random_8x8_playouts_agree_with_fairy_stockfish(seed):
 @pytest.mark.parametrize("seed", range(8))
 def test_random_10x10_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(2000 + seed, 10, 40)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_different_royal_per_side_agrees_with_fsfs_pseudo_royals(seed):
+    compare_playout(3000 + seed, 8 if seed % 2 else 10, 50, two_royals=True)
 
 
 @pytest.mark.slow
