@@ -53,7 +53,7 @@ def _card_face(info: FaceInfo) -> Drawing:
     piece = info.piece
     look = group_look(piece.group.value)
     diagram = diagram_for(piece)
-    items: list[Item] = [_band(piece.group.value, piece.name, f"Value {info.value:.1f}")]
+    items: list[Item] = [name_band(piece.group.value, piece.name, f"Value {info.value:.1f}")]
     items.append(Group((draw_diagram(diagram, GRID_PT),), LEFT, GRID_Y_PT))
     items += _diagram_marks(diagram)
     top = GRID_Y_PT + GRID_PT
@@ -74,7 +74,8 @@ def _card_face(info: FaceInfo) -> Drawing:
     return Drawing(CARD_W_PT, CARD_H_PT, tuple(items))
 
 
-def _band(group: str, title: str, right: str) -> Group:
+def name_band(group: str, title: str, right: str) -> Group:
+    """The coloured band across the top of a face: title left, a short note right."""
     look = group_look(group)
     items: list[Item] = [Rect(LEFT, TOP - BAND_H_PT, RIGHT - LEFT, BAND_H_PT, Style(look.band, None))]
     right_size = 8.0
@@ -140,7 +141,7 @@ def blank_face(group: str) -> Drawing:
     """A write-in card: a band to name the piece, an empty grid to draw its moves, lines for rules."""
     look = group_look(group)
     label = "Write-in card" if group == NEUTRAL else f"Write-in {look.label.lower()}"
-    items: list[Item] = [_band(group, "", look.label if group != NEUTRAL else "")]
+    items: list[Item] = [name_band(group, "", look.label if group != NEUTRAL else "")]
     empty = Diagram(radius=4, cells=())
     items.append(Group((draw_diagram(empty, GRID_PT),), LEFT, GRID_Y_PT, key=f"blank-grid-{group}"))
     rule = Style(None, (0.7, 0.7, 0.7), 0.5)

@@ -8,7 +8,7 @@ from cards.diagram import (
     DARK, LIGHT, Access, Cell, Fill, StrokeKind, cell_mark, draw_stroke, en_passant_glyph, forward_arrow,
     hurdle_mark, piece_mark, rule_badge,
 )
-from cards.face import BAND_H_PT, CARD_H_PT, CARD_W_PT, LEFT, RIGHT, SMALL_PT, TOP, _band
+from cards.face import BAND_H_PT, CARD_H_PT, CARD_W_PT, LEFT, RIGHT, SMALL_PT, TOP, name_band
 from cards.primitives import Circle, Color, Drawing, Font, Group, Item, Rect, Style, Text
 from cards.text import fit_line, fit_text
 from cards.theme import NEUTRAL
@@ -72,7 +72,7 @@ ENTRIES: tuple[tuple[Sample, str], ...] = (
 
 def legend_card() -> Drawing:
     """The legend card that explains every diagram symbol."""
-    items: list[Item] = [_band(NEUTRAL, "Reading the diagrams", "")]
+    items: list[Item] = [name_band(NEUTRAL, "Reading the diagrams", "")]
     rows = (len(ENTRIES) + 1) // 2
     top = TOP - BAND_H_PT - 4
     pitch = (top - 29) / rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+
 from cards.diagram import diagram_for, draw_diagram
 from cards.primitives import Drawing
 from pieces.catalogue import Catalogue

@@ -9,9 +9,8 @@ from typing import Callable
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cards.primitives import Align, Circle, Drawing, Group, Item, Picture, Poly, Rect, Style, Text
+from cards.primitives import Align, Circle, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
 from cards.text import register_fonts
-from cards.primitives import Font
 
 PictureSource = Callable[[str], "object | None"]  # piece id -> PIL image (RGB or RGBA) or None
 FORM_BOX_PT = (-2000.0, -2000.0, 4000.0, 4000.0)

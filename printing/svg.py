@@ -7,7 +7,7 @@ import io
 
 import svgwrite
 
-from cards.primitives import Align, Circle, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
+from cards.primitives import Circle, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
 from printing.pictures import PictureSource
 
 FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
