@@ -66,6 +66,7 @@ class PieceModel:
 
     @property
     def triangle_count(self) -> int:
+        """Triangles of the solid."""
         return self.solid.num_tri()
 
 

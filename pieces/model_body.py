@@ -48,10 +48,12 @@ class Family(Enum):
 
     @property
     def sides(self) -> int:
+        """Sides of the stem's cross-section."""
         return self.value[0]
 
     @property
     def rings(self) -> int:
+        """Collar rings on the stem."""
         return self.value[1]
 
 
@@ -84,6 +86,7 @@ class BodySize:
 
     @property
     def foot_top(self) -> float:
+        """Height where the foot's cove meets the stem."""
         return self.foot_height + (self.base_radius - self.neck_radius)
 
     @property

@@ -41,6 +41,7 @@ class Layout:
         return cls(pitch, marker, bar, max(0.7, 0.5 * bar), radius_mm)
 
     def mm(self, cell: Point) -> Point:
+        """A point in cells as mm on the top face."""
         return (cell[0] * self.pitch_mm, cell[1] * self.pitch_mm)
 
 

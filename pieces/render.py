@@ -150,6 +150,11 @@ def _raster_chunk(screen, faces, tris, row_lo, rows, area, shape, zbuf, tri_of, 
     w2 = 1.0 - w0 - w1
     z = w0 * a[:, 2] + w1 * b[:, 2] + w2 * c[:, 2]
     pid = (py - 0.5).astype(np.int64) * width + (px - 0.5).astype(np.int64)
+    _keep_nearest(pid, z, w0, w1, tris[tri_local], zbuf, tri_of, bary)
+
+
+def _keep_nearest(pid, z, w0, w1, tri, zbuf, tri_of, bary) -> None:
+    """Per pixel, the nearest of the new fragments replaces the buffer's entry if it is nearer."""
     order = np.argsort(pid * 4096.0 - (z - z.min()) / (np.ptp(z) + 1e-9) * 4000.0, kind="stable")
     pid = pid[order]
     keep = np.ones(len(pid), dtype=bool)
@@ -159,7 +164,7 @@ def _raster_chunk(screen, faces, tris, row_lo, rows, area, shape, zbuf, tri_of, 
     better = z[pick] > zbuf[pid]
     pid, pick = pid[better], pick[better]
     zbuf[pid] = z[pick]
-    tri_of[pid] = tris[tri_local[pick]]
+    tri_of[pid] = tri[pick]
     bary[pid, 0] = w0[pick]
     bary[pid, 1] = w1[pick]
 

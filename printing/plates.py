@@ -52,6 +52,7 @@ class Plate:
 
     @property
     def file_name(self) -> str:
+        """The plate's STL file name."""
         return f"plate-{self.number:02d}.stl"
 
 
