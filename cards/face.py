@@ -54,7 +54,7 @@ def _card_face(info: FaceInfo) -> Drawing:
     look = group_look(piece.group.value)
     diagram = diagram_for(piece)
     items: list[Item] = [name_band(piece.group.value, piece.name, f"Value {info.value:.1f}")]
-    items.append(Group((draw_diagram(diagram, GRID_PT),), LEFT, GRID_Y_PT))
+    items.append(Group((draw_diagram(diagram, GRID_PT),), LEFT + 0.5, GRID_Y_PT))
     items += _diagram_marks(diagram)
     top = GRID_Y_PT + GRID_PT
     try:
@@ -143,7 +143,7 @@ def blank_face(group: str) -> Drawing:
     label = "Write-in card" if group == NEUTRAL else f"Write-in {look.label.lower()}"
     items: list[Item] = [name_band(group, "", look.label if group != NEUTRAL else "")]
     empty = Diagram(radius=4, cells=())
-    items.append(Group((draw_diagram(empty, GRID_PT),), LEFT, GRID_Y_PT, key=f"blank-grid-{group}"))
+    items.append(Group((draw_diagram(empty, GRID_PT),), LEFT + 0.5, GRID_Y_PT, key=f"blank-grid-{group}"))
     rule = Style(None, (0.7, 0.7, 0.7), 0.5)
     y = GRID_Y_PT + GRID_PT - 14
     while y > GRID_Y_PT + 4:

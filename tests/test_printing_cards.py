@@ -250,3 +250,32 @@ def test_interleaved_file_alternates_fronts_and_mirrored_backs(tmp_path) -> None
     with pdfplumber.open(path) as pdf:
         front, back = (page.extract_text() for page in pdf.pages)
     assert "Knight" in front and "PIECE" in back and "Knight" not in back
+
+
+def _extents(items, dx=0.0, dy=0.0, s=1.0):
+    """Every drawn point of a drawing (shapes, pictures and text baselines), in card points."""
+    from cards.primitives import Circle, Group, Picture, Poly, Rect, Text
+
+    for item in items:
+        if isinstance(item, Group):
+            yield from _extents(item.items, dx + item.dx * s, dy + item.dy * s, s * item.scale)
+        elif isinstance(item, Rect):
+            yield from ((dx + x * s, dy + y * s) for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
+        elif isinstance(item, Circle):
+            yield from ((dx + (item.cx + k) * s, dy + (item.cy + k) * s) for k in (-item.r, item.r))
+        elif isinstance(item, Poly):
+            yield from ((dx + x * s, dy + y * s) for x, y in item.points)
+        elif isinstance(item, Picture):
+            yield from ((dx + x * s, dy + y * s) for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
+        elif isinstance(item, Text):
+            yield (dx + item.x * s, dy + item.y * s)
+
+
+def test_all_art_of_every_face_stays_a_quarter_inch_inside() -> None:
+    from cards.face import blank_face
+    from cards.legend import legend_card
+
+    drawings = [card_face(face_info(CATALOGUE, p)) for p in CATALOGUE] + [legend_card(), blank_face("pawn")]
+    for drawing in drawings:
+        for x, y in _extents(drawing.items):
+            assert SAFE - 0.01 <= x <= CELL_W - SAFE + 0.01 and SAFE - 0.01 <= y <= CELL_H - SAFE + 0.01, (x, y)
