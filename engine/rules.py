@@ -96,7 +96,11 @@ def in_check(pos: Position, side: int) -> bool:
 
 
 def _check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
-    """(in check, squares whose change could expose a royal) for the side to move."""
+    """(in check, squares an ordinary move may not leave or enter without a full check) for the side to move.
+
+    Plain lines to a royal add only their single blocker (moving it may open the line; entering
+    a plain line can only block it); other lines (hoppers, lame and bent paths) add every square.
+    """
     sensitive: set[int] = set()
     checked = False
     occ, piece, types = pos.occ, pos.piece, pos.types.types
@@ -106,14 +110,18 @@ def _check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
             lines = types[piece[e]].attacks[enemy][e].get(r)
             if lines is None:
                 continue
-            for line in lines:
-                sensitive.update(line_squares(line))
+            for before, ray in lines:
+                if ray is None:
+                    # A plain line opens by one ordinary move only if one piece blocks it (a pin).
+                    blockers = [sq for sq in before if occ[sq] != EMPTY]
+                    if not blockers:
+                        checked = True
+                    elif len(blockers) == 1:
+                        sensitive.add(blockers[0])
+                    continue
+                sensitive.update(line_squares((before, ray)))
                 if not checked:
-                    before, ray = line
-                    if ray is None:
-                        checked = all(occ[sq] == EMPTY for sq in before)
-                    else:
-                        checked = ray_captures_at(ray, before, occ)
+                    checked = ray_captures_at(ray, before, occ)
     if checked and (pos.dazzled or _uses_immobilizers(pos)):
         checked = in_check(pos, side)
     return checked, sensitive
