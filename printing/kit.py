@@ -14,7 +14,7 @@ from typing import Callable
 
 from pieces.catalogue import Catalogue
 from printing.card_jobs import (
-    DeckRequest, Format, PictureMode, card_drawing, deck_cards, deck_pages, picture_source, print_backs,
+    BLEED_PT, DeckRequest, Format, PictureMode, card_drawing, deck_cards, deck_pages, picture_source, print_backs,
     print_calibration, print_cards, write_drawing,
 )
 from printing.card_pdfs import BackLayout, BackOptions
@@ -22,8 +22,9 @@ from printing.deck import CardKind
 from printing.files import write_atomic
 from printing.pictures import renderer_available
 from printing.sheets import Duplex
+from cards.back import card_back
 from cards.legend import legend_card
-from cards.theme import group_look
+from cards.theme import NEUTRAL, group_look
 
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True)
@@ -94,6 +95,27 @@ def _pod(ctx: KitContext) -> list[Path]:
     return [fronts, backs]
 
 
+def _pod_pngs(ctx: KitContext) -> list[Path]:
+    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask."""
+    folder = ctx.out_dir / "cards" / "print-on-demand" / "png"
+    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
+    written = []
+    for piece in ctx.catalogue.select(sets=["starter"]):
+        drawing = card_drawing(ctx.catalogue, piece.id)
+        written.append(write_drawing(drawing, Format.PNG, folder / f"{piece.id}.png", 300, BLEED_PT, source))
+        ctx.advance(1)
+    written.append(write_drawing(legend_card(), Format.PNG, folder / "legend.png", 300, BLEED_PT))
+    for group in _starter_groups(ctx):
+        back = card_back(group, BLEED_PT)
+        written.append(write_drawing(back, Format.PNG, folder / f"back-{group}.png", 300, BLEED_PT))
+    ctx.advance(1)
+    return written
+
+
+def _starter_groups(ctx: KitContext) -> list[str]:
+    return [*dict.fromkeys(p.group.value for p in ctx.catalogue.select(sets=["starter"])), NEUTRAL]
+
+
 def _previews(ctx: KitContext) -> list[Path]:
     folder = ctx.out_dir / "cards" / "preview"
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
@@ -127,6 +149,8 @@ KIT_STEPS: list[KitStep] = [
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
     ), _pod),
+    KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
     KitStep("3D pieces: STL per piece and print plates (50 mm squares)",
             lambda ctx: 2 * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
@@ -158,7 +182,8 @@ For plain cardstock with crop marks: dealer cards --profile letter-cut (or a4-cu
 --profile for dealer backs.
 
 Print-on-demand (cards/print-on-demand/)
-  one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group.
+  one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group;
+  png/ holds every card and back as a 300 dpi PNG with bleed (1350 x 900 px).
   Single cards as 300 dpi PNG with bleed: dealer diagram ID --card --bleed --format png
 
 3D pieces (pieces-50mm/, plates-50mm/)
