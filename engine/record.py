@@ -1,15 +1,13 @@
-"""Game records: PGN with tags for the game, deal and catalogue, a movetext checksum, atomic saves.
+"""Game records: PGN with tags for the game, deal and catalogue, and a movetext checksum.
 
-A truncated or corrupted record is reported (RecordError naming the file and line) and is never
-overwritten by `write_record`.
+A truncated or corrupted record is reported (RecordError naming the file and line); saving
+(`printing.records.write_record`) never overwrites one.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -180,23 +178,3 @@ def read_record(path: str | Path) -> GameRecord:
     except (OSError, UnicodeDecodeError) as error:
         raise RecordError(f"{path}: cannot be read ({error})") from None
     return parse_record(text, str(path))
-
-
-def write_record(path: str | Path, record: GameRecord) -> Path:
-    """Save a record atomically (temp file + rename); refuse to replace a damaged record."""
-    path = Path(path)
-    if path.exists():
-        try:
-            read_record(path)
-        except RecordError as error:
-            raise RecordError(f"{path}: not overwritten, the record there is damaged ({error})") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(format_record(record))
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise RecordError(f"{path}: cannot write ({error.strerror})") from None
-    return path

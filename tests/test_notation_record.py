@@ -9,7 +9,8 @@ import pytest
 from engine.errors import RecordError
 from engine.game import load_game
 from engine.notation import parse_fen
-from engine.record import format_record, parse_record, read_record, record_of, write_record
+from engine.record import format_record, parse_record, read_record, record_of
+from printing.records import write_record
 
 
 def played(game_id: str, plies: int, seed: int = 1):
