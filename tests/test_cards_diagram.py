@@ -126,3 +126,18 @@ def test_any_simple_betza_diagram_equals_kernel(parts) -> None:
         entry.setdefault("ep", False)
     shown = {s: {"move": c.move, "capture": c.capture, "ep": c.en_passant} for s, c in diagram.cells}
     assert shown == expected
+
+
+def test_cards_import_only_pieces_and_write_no_files() -> None:
+    import ast
+    from pathlib import Path
+
+    files = list((Path(__file__).parents[1] / "cards").glob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        tree = ast.parse(path.read_text())
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        ours = {name.split(".")[0] for name in imported} & {"engine", "printing", "dealer_cli"}
+        assert not ours, (path, ours)
+        assert "open(" not in path.read_text() and "write_" not in path.read_text(), path
