@@ -57,6 +57,8 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
     pos.halfmove = _int(text, "halfmove clock", main[4], 0, 10**6)
     pos.fullmove = _int(text, "move number", main[5], 1, 10**6)
     _read_extras(pos, text, extras)
+    if not pos.royals[0] and not pos.royals[1]:
+        raise NotationError(f"FEN {text!r}: neither side has a royal piece; every game needs at least one each")
     pos.reset_history()
     return pos
 

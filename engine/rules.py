@@ -421,10 +421,9 @@ def outcome(pos: Position) -> Outcome | None:
     """Checkmate, stalemate, a lost royal, threefold repetition or the fifty-move rule; else None."""
     side = pos.turn
     winner = Result.BLACK_WINS if side == 0 else Result.WHITE_WINS
-    if _has_royals(pos):
-        for loser in (side, 1 - side):
-            if not pos.royals[loser]:
-                return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
+    for loser in (side, 1 - side):  # every game here has royals: a side left without one has lost
+        if not pos.royals[loser]:
+            return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not legal_moves(pos):
         return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
     if Counter(pos.keys)[pos.key()] >= 3:
@@ -433,6 +432,3 @@ def outcome(pos: Position) -> Outcome | None:
         return Outcome(Result.DRAW, "fifty-move rule")
     return None
 
-
-def _has_royals(pos: Position) -> bool:
-    return any(t.group is Group.ROYAL for t in pos.types.types)
