@@ -141,3 +141,22 @@ def test_cards_import_only_pieces_and_write_no_files() -> None:
         ours = {name.split(".")[0] for name in imported} & {"engine", "printing", "dealer_cli"}
         assert not ours, (path, ours)
         assert "open(" not in path.read_text() and "write_" not in path.read_text(), path
+
+
+@pytest.mark.parametrize("betza", [
+    "gQ", "pR", "mRcpR", "gB", "jR", "jB", "nD", "nA", "nN", "fafsF", "WyafsW", "FyafsF", "vWvyafsW",
+    "ifafscW", "rfafsmF", "mafsW", "fmW3", "N0", "C0", "cpN0", "fmnDifmnA", "fceFifmnD",
+])
+def test_special_paths_diagram_equals_kernel(betza) -> None:
+    from pieces.errors import BetzaError
+
+    try:
+        movement = parse_movement(betza)
+    except BetzaError:
+        pytest.skip(f"{betza} is not parsed")
+    diagram = diagram_of(movement)
+    expected = kernel_cells(movement, diagram.radius, diagram.hurdle)
+    for entry in expected.values():
+        entry.setdefault("ep", False)
+    shown = {s: {"move": c.move, "capture": c.capture, "ep": c.en_passant} for s, c in diagram.cells}
+    assert shown == expected
