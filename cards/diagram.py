@@ -249,6 +249,11 @@ def _strokes(
         for corner in corners[1:]:
             waypoints[corner] = None
         leg = path.final
+        if path.hop is Hop.GRASSHOPPER and hurdle is not None:  # lands just beyond the hurdle, no further
+            end = (hurdle[0] + leg.vector[0], hurdle[1] + leg.vector[1])
+            if _inside(end, radius):
+                strokes[Stroke((_float(start), _float(end)), StrokeKind.LIMITED)] = None
+            continue
         if len(corners) > 1 and _inside(start, radius):
             if leg.max_steps == 1 and not leg.lame:
                 corners.append((start[0] + leg.vector[0], start[1] + leg.vector[1]))
