@@ -23,6 +23,7 @@ from pieces.model_font import text_section, text_width_mm
 from pieces.model_relief import Layout, relief_sections
 
 MIN_PITCH_MM = 2.0
+NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
 RELIEF_MM = 0.8  # raised symbols
 EMBED_MM = 0.3  # symbols start this far inside the top disc (no shared faces)
 NOTCH_DEPTH_MM = 1.6
@@ -87,6 +88,22 @@ def _build_cached(piece_id, group, code, movement, options: ModelOptions) -> Pie
     emblem = emblem_of(movement)
     size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm)
     family = family_of(movement)
+    for nudge in NUDGES:  # symbols that happen to touch at a single point: shift the grid a hair
+        model = _assemble(piece_id, code, emblem, size, replace(layout, pitch_mm=layout.pitch_mm * nudge), family, options)
+        if not _has_pinches(model.solid):
+            return model
+    raise ModelError(f"piece {piece_id!r}: the diagram's symbols touch at single points at --square-mm {options.square_mm:g}; "
+                     "try a slightly different square size")
+
+
+def _has_pinches(solid: Manifold) -> bool:
+    """Whether two mesh vertices share a position in float32 (an STL would not be closed)."""
+    positions = np.asarray(solid.to_mesh().vert_properties[:, :3], dtype=np.float32)
+    return len(np.unique(positions, axis=0)) != len(positions)
+
+
+def _assemble(piece_id, code, emblem, size, layout, family, options) -> PieceModel:
+    """Body, crown and raised symbols, less the notch, code, pits and pocket."""
     adds = [body(size, family), *_crown(size)]
     raised, pits = relief_sections(emblem, layout)
     adds.append(_extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM))
@@ -132,25 +149,22 @@ def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float) -
         size = body_size(group, square_mm, top_radius_mm=size.base_radius)
         layout = Layout.fit(emblem.reach, usable_radius(size))
     if layout.pitch_mm < MIN_PITCH_MM:
-        needed = square_mm * _square_needed(emblem.reach, group, square_mm)
+        needed = _square_needed(emblem.reach, group)
         raise ModelError(
             f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
             f"{MIN_PITCH_MM} mm, which does not fit the top face at --square-mm {square_mm:g}; "
-            f"use --square-mm {math.ceil(needed)} or more"
+            + (f"use --square-mm {needed} or more" if needed <= MAX_SQUARE_MM else "it is too wide to print")
         )
     return size, layout
 
 
-def _square_needed(reach: float, group: Group, square_mm: float) -> float:
-    """By what factor the square must grow for the emblem to fit at the minimum pitch."""
-    factor = 1.0
-    while factor < 4.0:
-        factor *= 1.05
-        size = body_size(group, square_mm * factor)
-        size = replace(size, top_radius=size.base_radius - 0.2)
+def _square_needed(reach: float, group: Group) -> int:
+    """The smallest whole square size in mm at which the emblem fits at the minimum pitch."""
+    for square_mm in range(int(MIN_SQUARE_MM), int(MAX_SQUARE_MM) + 1):
+        size = body_size(group, float(square_mm), top_radius_mm=body_size(group, float(square_mm)).base_radius)
         if Layout.fit(reach, usable_radius(size)).pitch_mm >= MIN_PITCH_MM:
-            break
-    return factor
+            return square_mm
+    return int(MAX_SQUARE_MM) + 1
 
 
 def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:

@@ -10,13 +10,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from manifold3d import CrossSection, OpType
+from manifold3d import CrossSection, JoinType, OpType
 
 from pieces.model_emblem import Bar, Emblem, Marker, Point, Shape
 
 PIT_RADIUS_MM = 0.5
 CLEARANCE_MM = 0.45  # between a pit and any raised symbol
 CIRCLE_SEGMENTS = 16
+PINCH_MM = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,15 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     raised = CrossSection(solids) if solids else CrossSection()
     if holes:
         raised = CrossSection.batch_boolean([raised, *holes], OpType.Subtract)
-    return raised, _pits(emblem, layout, segments)
+    return _close_pinches(raised), _pits(emblem, layout, segments)
+
+
+def _close_pinches(section: CrossSection) -> CrossSection:
+    """Grow then shrink by a hair, so shapes that only touch at a point (a pinch the STL cannot
+    represent) join with a small neck instead; elsewhere the outline is unchanged."""
+    if section.is_empty():
+        return section
+    return section.offset(PINCH_MM, JoinType.Miter, 4.0).offset(-PINCH_MM, JoinType.Miter, 4.0)
 
 
 def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list, grow: float = 1.0) -> None:
@@ -103,7 +112,7 @@ def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) ->
         solids.extend(_polyline([start, before], layout.line_mm if bar.thin_before_gap else width))
         solids.extend(_polyline([after, end], width))
         if bar.gap_shape is not None:
-            at = max(0.0, middle - gap / 2 - layout.marker_mm / 2) / length
+            at = max(0.0, middle - gap / 2 - 0.4 * layout.marker_mm) / length  # overlap the bar end, never just touch it
             _marker(_along(start, end, at), bar.gap_shape, False, layout, solids, holes)
     if bar.end_shape is not None and bar.end is None:
         tip = _along(start, end, 1 - (layout.marker_mm / 2 - width / 2) / math.dist(start, end))

@@ -147,6 +147,8 @@ def test_too_small_squares_give_a_clear_error_naming_a_size_that_works():
         build_piece(antelope, ModelOptions(25.0))
     needed = int(error.value.args[0].rsplit("--square-mm ", 1)[1].split()[0])
     assert build_piece(antelope, ModelOptions(float(needed))).layout.pitch_mm >= MIN_PITCH_MM
+    with pytest.raises(ModelError, match=f"--square-mm {needed} or more"):
+        build_piece(antelope, ModelOptions(float(needed - 1)))
     with pytest.raises(ModelError, match="square size 500"):
         build_piece(antelope, ModelOptions(500.0))
 
@@ -238,3 +240,15 @@ def test_a_spear_gets_its_own_size_between_pawns_and_pieces(square_mm):
     diameter, height = size_limits(Group.SPEAR, square_mm)
     assert high[2] == pytest.approx(height, abs=1e-3) and high[0] - low[0] <= diameter + 1e-3
     assert size_limits(Group.PAWN, square_mm)[1] < height < size_limits(Group.PIECE, square_mm)[1]
+
+
+@pytest.mark.slow
+def test_every_size_from_20_to_80_mm_gives_a_closed_solid_or_a_clear_error():
+    for square_mm in range(20, 81, 4):
+        for piece in ALL:
+            try:
+                vertices, faces = build_piece(piece, ModelOptions(float(square_mm))).mesh()
+            except ModelError as error:
+                assert "--square-mm" in str(error) or "weight pocket" in str(error)
+                continue
+            assert check_triangles(triangles_of(vertices, faces)).problems() == [], (piece.id, square_mm)
