@@ -106,10 +106,15 @@ class PngPainter:
         self.image.paste(fitted, at, fitted)
 
 
+SUPERSAMPLE = 2  # Pillow draws without anti-aliasing: draw twice as fine, then scale down
+
+
 def png_bytes(drawing: Drawing, dpi: int = 300, margin_pt: float = 0.0, pictures: PictureSource | None = None) -> bytes:
     """The drawing as PNG bytes at dpi, with margin_pt of white (or bleed art) round it."""
-    painter = PngPainter(drawing, dpi, margin_pt, pictures)
+    painter = PngPainter(drawing, dpi * SUPERSAMPLE, margin_pt, pictures)
     painter.paint(drawing.items, 0.0, 0.0, 1.0)
+    size = (round((drawing.width_pt + 2 * margin_pt) * dpi / 72), round((drawing.height_pt + 2 * margin_pt) * dpi / 72))
+    image = painter.image.resize(size, Image.LANCZOS)
     buffer = io.BytesIO()
-    painter.image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=6)
+    image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=6)
     return buffer.getvalue()
