@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import trimesh
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from dealer_cli import cli
@@ -178,3 +180,37 @@ def test_army_plates_hold_a_games_starting_armies(tmp_path):
         rows = [line.split()[0] for line in listing.splitlines() if line.startswith("  ")]
         assert len(rows) == 16 and rows.count("standard-pawn") == 8 and rows.count("rook") == 2
         assert rows.count("king") == 1 and rows.count("queen") == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.floats(20.0, 60.0), min_size=1, max_size=60),
+    st.tuples(st.floats(70.0, 300.0), st.floats(70.0, 300.0)), st.floats(1.0, 10.0),
+)
+def test_any_packing_keeps_every_piece_on_its_bed_and_apart(diameters, bed, spacing):
+    items = [(f"p{i}", "X", d) for i, d in enumerate(diameters)]
+    plates = plan_plates(items, bed, spacing)
+    assert sorted(p.piece_id for plate in plates for p in plate.placements) == sorted(i[0] for i in items)
+    for plate in plates:
+        spots = plate.placements
+        for p in spots:
+            r = p.diameter_mm / 2
+            assert r <= p.x_mm <= bed[0] - r + 1e-6 and r <= p.y_mm <= bed[1] - r + 1e-6
+        for i, a in enumerate(spots):
+            for b in spots[i + 1:]:
+                assert np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) >= (a.diameter_mm + b.diameter_mm) / 2 + spacing - 1e-6
+
+
+def test_the_code_font_has_every_capital_inside_its_box():
+    from pieces.model_font import GLYPHS, text_section, text_width_mm
+
+    assert sorted(GLYPHS) == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    for letter in GLYPHS:
+        section = text_section(letter, 5.0, 0.9, mirrored=False)
+        x0, y0, x1, y1 = section.bounds()
+        assert section.area() > 2.0, letter
+        assert -2.5 - 1e-6 <= y0 and y1 <= 2.5 + 1e-6, letter
+        assert x1 - x0 <= text_width_mm(letter, 5.0, 0.9) + 1e-6, letter
+    plain, mirrored = text_section("RX", 5.0, 0.9, mirrored=False), text_section("RX", 5.0, 0.9)
+    assert (mirrored - plain.mirror((1.0, 0.0))).area() == pytest.approx(0.0, abs=1e-6)  # x mirrored
+    assert (mirrored - plain).area() > 5.0  # and so no longer the plain text
