@@ -45,6 +45,7 @@ class Bar:
     thin_before_gap: bool = False  # hop only (no plain slide this way): the part before the gap is a thin line
     end_shape: Shape | None = None  # marker at the rim end (None when the slide may move or capture)
     gap_shape: Shape | None = None  # marker before the gap for the plain slide of a hop direction
+    lands_behind: bool = False  # a grasshopper: the gap sits by the rim, a short stub and a dot follow
     small: bool = False
 
 
@@ -99,7 +100,8 @@ def emblem_of(movement: Movement) -> Emblem:
                 lines.append(tuple([start, *lame, end]) if len(route) == 1 else tuple([route[-1], *lame, end]))
             mark(end, path)
         elif final.max_steps is None:
-            entry = rim.setdefault((start, final.vector), {"plain": set(), "hop": set(), "initial": True})
+            entry = rim.setdefault((start, final.vector), {"plain": set(), "hop": set(), "initial": True, "g": False})
+            entry["g"] = entry["g"] or path.hop is Hop.GRASSHOPPER
             entry["hop" if path.hop is not Hop.NONE else "plain"].update(path.modes)  # type: ignore[union-attr]
             entry["initial"] = entry["initial"] and path.initial
         else:
@@ -133,6 +135,7 @@ def _rim_bar(key: tuple[Point, Point], entry: dict[str, object]) -> Bar:
     return Bar(
         start, direction, gap=True, thin_before_gap=not plain, end_shape=_shape_unless_dot(hop),
         gap_shape=_shape_unless_dot(plain) if plain else None, small=bool(entry["initial"]),
+        lands_behind=bool(entry["g"]),
     )
 
 

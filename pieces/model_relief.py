@@ -107,6 +107,8 @@ def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) ->
         gap = max(1.0, 0.45 * layout.pitch_mm)
         length = math.dist(start, end)
         middle = 0.5 * length if bar.end is None else max(0.5 * length, length - layout.pitch_mm * 0.5)
+        if bar.lands_behind:  # the hurdle may be anywhere; the landing is the square just beyond it
+            middle = max(0.5 * length, length - 0.9 * layout.pitch_mm)
         before = _along(start, end, (middle - gap / 2) / length)
         after = _along(start, end, (middle + gap / 2) / length)
         solids.extend(_polyline([start, before], layout.line_mm if bar.thin_before_gap else width))
@@ -114,9 +116,10 @@ def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) ->
         if bar.gap_shape is not None:
             at = max(0.0, middle - gap / 2 - 0.4 * layout.marker_mm) / length  # overlap the bar end, never just touch it
             _marker(_along(start, end, at), bar.gap_shape, False, layout, solids, holes)
-    if bar.end_shape is not None and bar.end is None:
+    end_shape = bar.end_shape or (Shape.DOT if bar.lands_behind else None)
+    if end_shape is not None and bar.end is None:
         tip = _along(start, end, 1 - (layout.marker_mm / 2 - width / 2) / math.dist(start, end))
-        _marker(tip, bar.end_shape, bar.small, layout, solids, holes)
+        _marker(tip, end_shape, bar.small, layout, solids, holes)
 
 
 def _rim_point(start: Point, direction: Point, radius: float) -> Point:

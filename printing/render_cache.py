@@ -17,7 +17,7 @@ from pieces.catalogue import PieceDef
 from pieces.render import View, render_piece
 from printing.files import write_atomic
 
-GEOMETRY_VERSION = "pieces3d-5"  # bump when the model or renderer changes what a picture looks like
+GEOMETRY_VERSION = "pieces3d-6"  # bump when the model or renderer changes what a picture looks like
 CACHE_FOLDER = "render-cache"
 
 

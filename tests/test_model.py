@@ -252,3 +252,14 @@ def test_every_size_from_20_to_80_mm_gives_a_closed_solid_or_a_clear_error():
                 assert "--square-mm" in str(error) or "weight pocket" in str(error)
                 continue
             assert check_triangles(triangles_of(vertices, faces)).problems() == [], (piece.id, square_mm)
+
+
+def test_grasshoppers_and_cannons_hop_differently():
+    grasshopper = emblem_of(parse_movement("gQ"))
+    cannon = emblem_of(parse_movement("pQ"))
+    assert all(b.gap and b.lands_behind and b.thin_before_gap for b in grasshopper.bars) and len(grasshopper.bars) == 8
+    assert all(b.gap and not b.lands_behind for b in cannon.bars)
+    for betza in ("gQ", "pQ", "mRcpR"):
+        piece = dataclasses.replace(CATALOGUE.get("cannon"), movement=parse_movement(betza))
+        model = build_piece(piece, ModelOptions(40.0))
+        assert check_triangles(triangles_of(*model.mesh())).problems() == [] and model.family is Family.HOPPER
