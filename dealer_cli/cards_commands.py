@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from dealer_cli.common import catalogue_option
+from engine.deal_record import cards_in_play, read_deal_file
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
 from printing.card_jobs import (
@@ -60,9 +61,13 @@ PICTURES = click.option(
 @click.command("cards")
 @deck_options
 @PICTURES
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+              help="Only the cards in play in a deal saved by `dealer deal --save FILE`.")
 @catalogue_option
-def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, catalogue: Catalogue) -> None:
+def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, deal_file, catalogue: Catalogue) -> None:
     """Print card fronts as a PDF (default: the whole starter kit on perforated Letter sheets)."""
+    if deal_file:
+        piece_ids = (*piece_ids, *cards_in_play(read_deal_file(deal_file)))
     request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
     pages = deck_pages(catalogue, request)
     check_out_dir(Path(out_dir))

@@ -96,3 +96,16 @@ def read_deal_file(path: str | Path) -> dict:
     if missing:
         raise DealError(f"{path}: not a complete deal file; missing {', '.join(missing)}")
     return data
+
+
+def cards_in_play(data: dict) -> list[str]:
+    """Every distinct card a saved deal uses, royals first, in the order dealt."""
+    cards: dict[str, None] = {}
+    for side in ("white", "black"):
+        cards[data[side]["royal"]] = None
+    for side in ("white", "black"):
+        dealt = data[side].get("dealt", {})
+        for key in ("pieces", "spears", "pawns"):
+            cards.update(dict.fromkeys(dealt.get(key, [])))
+    cards.update(dict.fromkeys(data.get("shared", [])))
+    return list(cards)

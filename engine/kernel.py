@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from engine.board import Board
 from pieces.movement import Hop, LegPath, Mode, Movement, Path
@@ -28,9 +28,11 @@ class Reach(Enum):
 RANK = {Reach.MOVE: 0, Reach.EN_PASSANT: 1, Reach.CAPTURE: 2}  # a square reached two ways keeps the higher
 
 
-@dataclass(frozen=True, slots=True)
-class Ray:
-    """One way out of one square: squares to walk in order, with what must hold on the way."""
+class Ray(NamedTuple):
+    """One way out of one square: squares to walk in order, with what must hold on the way.
+
+    A NamedTuple rather than a frozen dataclass: compiling a board makes tens of thousands.
+    """
 
     squares: tuple[int, ...]
     via: tuple[int, ...] = ()  # earlier legs' squares: all must be empty

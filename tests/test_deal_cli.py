@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import re
 from collections import Counter
 
 import pytest
@@ -144,3 +144,21 @@ def test_deal_sheet_pdf(tmp_path):
     for side in SIDES:
         assert CATALOGUE.get(data[side]["royal"]).name in text
     assert "deal 21" in text
+
+
+def test_cards_for_a_deal_print_just_the_cards_in_play(tmp_path):
+    import pdfplumber
+
+    deal_file = tmp_path / "deal.json"
+    assert run("deal", "--seed", "42", "--save", str(deal_file)).exit_code == 0
+    data = json.loads(deal_file.read_text())
+    result = run("cards", "--deal", str(deal_file), "--pictures", "silhouette", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(next(tmp_path.glob("cards/*.pdf"))) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    in_play = {data[s]["royal"] for s in SIDES} | set(data["shared"])
+    for side in SIDES:
+        in_play |= set(data[side]["dealt"]["pieces"]) | set(data[side]["dealt"]["pawns"])
+    for piece in CATALOGUE.select(sets=["starter"]):
+        named = re.search(rf"\b{re.escape(piece.name)}\b", text) is not None
+        assert named == (piece.id in in_play), piece.id

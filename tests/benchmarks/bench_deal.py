@@ -1,0 +1,38 @@
+"""Benchmark: `dealer deal` with no arguments, as a user runs it (a fresh process), target under 0.5 s.
+
+Peer in the same run: the Python interpreter starting and exiting (the floor any command pays).
+Run: .venv/bin/python tests/benchmarks/bench_deal.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DEALER = Path(sys.executable).with_name("dealer")
+
+
+def wall(command: list[str], runs: int = 7) -> float:
+    """Median wall-clock seconds of a command."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    floor = wall([sys.executable, "-c", "pass"])
+    for args in (["deal"], ["deal", "--board", "12x12"], ["deal", "--max-imbalance", "1"]):
+        seconds = wall([str(DEALER), *args])
+        verdict = "OK" if args != ["deal"] or seconds < 0.5 else "over the 0.5 s target"
+        print(f"dealer {' '.join(args):28} {seconds:.3f} s median of 7 ({seconds / floor:.1f}x an empty interpreter, "
+              f"{floor:.3f} s)  {verdict}")
+
+
+if __name__ == "__main__":
+    main()
