@@ -93,12 +93,12 @@ def render_mesh(
     px = (sx - sx.min()) * scale + margin
     py = (sy.max() - sy) * scale + margin
     shape = (height_px * ss, width_px * ss)
-    tri, bary, zbuf = rasterize(np.stack([px, py, depth], axis=1), faces, normals, towards, shape)
+    tri, bary, zbuf = rasterize(np.stack([px, py, depth], axis=1), faces, shape)
     rgb, alpha = _shade(tri, bary, zbuf, vertices, normals, faces, palette, (right, up, towards), accent_above_mm)
     return _downsample(rgb, alpha, ss)
 
 
-def rasterize(screen: np.ndarray, faces: np.ndarray, normals: np.ndarray, towards: np.ndarray, shape):
+def rasterize(screen: np.ndarray, faces: np.ndarray, shape: tuple[int, int]):
     """Z-buffer: per pixel the nearest triangle index (-1 = none), its barycentrics and depth."""
     a, b, c = screen[faces[:, 0]], screen[faces[:, 1]], screen[faces[:, 2]]
     area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])
