@@ -316,13 +316,17 @@ def parse_move(pos: Position, text: str) -> Move:
         partner = board.parse_square(match[6]) if match[6] else None
     except BoardError as error:
         raise NotationError(f"move {raw!r}: {error}") from None
-    promotion = None
-    if match[5]:
-        t = pos.types.by_code(match[5].upper())
-        if t is None:
-            raise NotationError(f"move {raw!r}: no piece has the code {match[5].upper()!r}")
-        promotion = pos.types.id_of(t)
-    return _choose(pos, raw, frm, to, promotion, partner)
+    return _choose(pos, raw, frm, to, _promotion(pos, raw, match[5]), partner)
+
+
+def _promotion(pos: Position, raw: str, code: str | None) -> str | None:
+    """The piece id a promotion suffix names, or None without one."""
+    if not code:
+        return None
+    t = pos.types.by_code(code.upper())
+    if t is None:
+        raise NotationError(f"move {raw!r}: no piece has the code {code.upper()!r}")
+    return pos.types.id_of(t)
 
 
 def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, partner: int | None) -> Move:
@@ -371,13 +375,7 @@ def _parse_battle(pos: Position, raw: str) -> Move:
             frm, to = pos.board.parse_square(match[1] + match[2]), pos.board.parse_square(match[3] + match[4])
         except BoardError as error:
             raise NotationError(f"move {raw!r}: {error}") from None
-        promotion = None
-        if match[5]:
-            t = pos.types.by_code(match[5].upper())
-            if t is None:
-                raise NotationError(f"move {raw!r}: no piece has the code {match[5].upper()!r}")
-            promotion = pos.types.id_of(t)
-        steps.append(Move(frm, to, Kind.NORMAL, promotion))
+        steps.append(Move(frm, to, Kind.NORMAL, _promotion(pos, raw, match[5])))
     return battle_move(pos, steps, raw)
 
 
