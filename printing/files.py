@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from pieces.errors import DealerError
 
@@ -13,8 +14,11 @@ class OutputError(DealerError):
     """An output file or folder that cannot be written."""
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> Path:
-    """Write data to path through a temporary file in the same folder and an atomic rename."""
+def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], None] | None = None) -> Path:
+    """Write data to path through a temporary file in the same folder and an atomic rename.
+
+    `check`, if given, reads the temporary file as written and raises to abandon it.
+    """
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -26,12 +30,16 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
+        if check is not None:
+            check(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(temporary, path)
+        temporary = None
     except OSError as error:
+        raise OutputError(f"{path}: cannot write ({error.strerror})") from None
+    finally:
         if temporary:
             Path(temporary).unlink(missing_ok=True)
-        raise OutputError(f"{path}: cannot write ({error.strerror})") from None
     return path
 
 

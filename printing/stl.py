@@ -6,8 +6,7 @@ consistently wound, positive-volume solids (one body per piece); otherwise StlEr
 
 from __future__ import annotations
 
-import os
-import tempfile
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -18,7 +17,7 @@ from stl import mesh as stl_mesh
 from pieces.catalogue import PieceDef
 from pieces.errors import DealerError
 from pieces.model import ModelOptions, build_piece
-from printing.files import OutputError
+from printing.files import write_atomic
 
 
 class StlError(DealerError):
@@ -96,30 +95,24 @@ def triangles_of(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
 def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodies: int = 1) -> MeshCheck:
     """Write a binary STL atomically; validate the written file first and raise StlError if it is not a valid solid."""
     path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"{path.parent}: cannot create the folder ({error.strerror})") from None
     data = np.zeros(len(triangles), dtype=stl_mesh.Mesh.dtype)
     data["vectors"] = triangles
     solid = stl_mesh.Mesh(data, remove_empty_areas=False)
     solid.update_normals()
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".stl", dir=path.parent)
-    os.close(handle)
-    try:
-        solid.save(temporary, mode=_binary_mode())
-        written = stl_mesh.Mesh.from_file(temporary, remove_empty_areas=False)
+    buffer = io.BytesIO()
+    solid.save(path.name, fh=buffer, mode=_binary_mode())
+    checks: list[MeshCheck] = []
+
+    def validate(written_path: Path) -> None:
+        written = stl_mesh.Mesh.from_file(str(written_path), remove_empty_areas=False)
         check = check_triangles(np.asarray(written.vectors, dtype=np.float32))
         problems = check.problems(expected_bodies)
         if problems:
             raise StlError(f"{path}: {name}: not a valid solid after writing: {'; '.join(problems)}")
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except OSError as error:
-        raise OutputError(f"{path}: cannot write ({error.strerror})") from None
-    finally:
-        Path(temporary).unlink(missing_ok=True)
-    return check
+        checks.append(check)
+
+    write_atomic(path, buffer.getvalue(), check=validate)
+    return checks[0]
 
 
 def _binary_mode():
