@@ -162,3 +162,42 @@ def test_cards_for_a_deal_print_just_the_cards_in_play(tmp_path):
     for piece in CATALOGUE.select(sets=["starter"]):
         named = re.search(rf"\b{re.escape(piece.name)}\b", text) is not None
         assert named == (piece.id in in_play), piece.id
+
+
+SPEARS = """
+[[piece]]
+id = "test-lance"
+name = "Test Lance"
+group = "spear"
+code = "TLA"
+betza = "fmRfceF"
+text = "Slides straight forward without capturing; captures one square diagonally forward."
+
+[[piece]]
+id = "test-pike"
+name = "Test Pike"
+group = "spear"
+code = "TPI"
+betza = "fRfF"
+text = "Slides straight forward or steps diagonally forward."
+"""
+
+
+@pytest.mark.parametrize("board, spears_each", [("10x10", 10), ("12x12", 12)])
+def test_a_spear_row_from_a_deck_with_spears(tmp_path, board, spears_each):
+    catalogue_file = tmp_path / "spears.toml"
+    catalogue_file.write_text(SPEARS)
+    starter = [p.id for p in CATALOGUE.select(sets=["starter"])]
+    royals = [i for i in starter if CATALOGUE.get(i).group.value == "royal"]
+    pieces = [i for i in starter if CATALOGUE.get(i).group.value == "piece"]
+    pawns = [i for i in starter if CATALOGUE.get(i).group.value == "pawn"]
+    deck = tmp_path / "deck.toml"
+    lists = {"royals": royals, "pieces": pieces, "pawns": pawns, "spears": ["test-lance", "test-pike"] * spears_each}
+    deck.write_text("".join(f"{key} = {json.dumps(ids)}\n" for key, ids in lists.items()))  # JSON arrays are TOML arrays
+    data = deal_json("--seed", "1", "--board", board, "--extra-row", "spears", "--deck", str(deck),
+                     "--catalogue", str(catalogue_file))
+    for side in SIDES:
+        assert len(data[side]["extra_row"]) == spears_each
+        assert set(data[side]["extra_row"]) <= {"test-lance", "test-pike"}
+        assert Counter(data[side]["extra_row"]) == Counter(data[side]["dealt"]["spears"])
+    assert "(TLA)" in data["fen"] or "(TPI)" in data["fen"]
