@@ -10,7 +10,7 @@ import click
 from dealer_cli.common import catalogue_option, echo_json
 from engine.arrangement import Choice, arrange, load_choices, parse_rows
 from engine.deal_record import DealtGame, deal_json
-from engine.dealing import DealError, balanced_deal, deck_for, find_procedure, hand_value
+from engine.dealing import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
 from engine.deck import load_deck, starter_deck
 from engine.rng import fresh_seed
 from engine.setup import starting_fen
@@ -18,13 +18,13 @@ from pieces.catalogue import Catalogue
 from printing.deal_sheet import write_deal_sheet
 from printing.files import write_atomic
 
-BOARDS = ("8x8", "10x10", "12x12", "simplified")
+BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedures()))
 
 
 @click.command("deal")
 @click.option("--seed", type=int, help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
 @click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True, help="Set-up procedure.")
-@click.option("--extra-row", type=click.Choice(["none", "pieces", "spears"]), default="none", show_default=True,
+@click.option("--extra-row", type=click.Choice([row.value for row in ExtraRow]), default="none", show_default=True,
               help="10x10: a third row of pieces or spears; 12x12: a row of spears.")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
 @click.option("--big-deck", is_flag=True, help="Undealt piece cards become the draw stack for promotions.")
