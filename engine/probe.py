@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.board import Board, board_of
-from engine.kernel import EMPTY, Reach, compile_movement, destinations
+from engine.kernel import EMPTY, Reach, compile_movement, destinations, teleport_rays
 from pieces.catalogue import PieceDef, Rule
 
 Offset = tuple[int, int]
@@ -26,6 +26,8 @@ def probe(piece: PieceDef, board: Board = PROBE_BOARD) -> Offsets:
     """Where the piece can go from the board's centre, alone or with one enemy on a square."""
     centre = board.square(board.files // 2, board.ranks // 2)
     rays = compile_movement(piece.movement, board)[centre]
+    if piece.has(Rule.TELEPORT):
+        rays = rays + teleport_rays(board)[centre]
     empty = [EMPTY] * board.size
 
     def offsets(squares) -> tuple[Offset, ...]:
@@ -33,10 +35,7 @@ def probe(piece: PieceDef, board: Board = PROBE_BOARD) -> Offsets:
         return tuple(sorted((board.file_of(s) - cx, board.rank_of(s) - cy) for s in squares))
 
     def reachable(unmoved: bool) -> set[int]:
-        found = {s for s, reach in destinations(rays, empty, 0, unmoved).items() if reach is Reach.MOVE}
-        if piece.has(Rule.TELEPORT):
-            found |= teleport_squares(board, centre, empty)
-        return found
+        return {s for s, reach in destinations(rays, empty, 0, unmoved).items() if reach is Reach.MOVE}
 
     def capturable(unmoved: bool) -> set[int]:
         found = set()
@@ -54,8 +53,3 @@ def probe(piece: PieceDef, board: Board = PROBE_BOARD) -> Offsets:
         offsets(moves), offsets(reachable(True) - moves), offsets(captures), offsets(capturable(True) - captures)
     )
 
-
-def teleport_squares(board: Board, square: int, occupancy) -> set[int]:
-    """Empty squares of the other colour from the one the piece stands on."""
-    light = board.is_light(square)
-    return {s for s in range(board.size) if occupancy[s] == EMPTY and board.is_light(s) != light}
