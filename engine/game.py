@@ -184,26 +184,14 @@ def start_position(
 
 
 def _placement_fen(game: GameDef, placement: Mapping[str, tuple[str, str]], catalogue: Catalogue) -> str:
-    from engine.notation import piece_letters
+    from engine.notation import piece_letters, placement_field
 
-    board = game.board
     grid: dict[int, str] = {}
     for name, (piece_id, side) in placement.items():
         if side not in ("white", "black"):
             raise GameError(f"square {name}: side {side!r} is not allowed; allowed: white, black")
-        grid[board.parse_square(name)] = piece_letters(catalogue.get(piece_id).code, side == "black")
-    rows = []
-    for rank in range(board.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for file in range(board.files):
-            letters = grid.get(board.square(file, rank))
-            if letters is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + letters
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
+        grid[game.board.parse_square(name)] = piece_letters(catalogue.get(piece_id).code, side == "black")
+    return placement_field(game.board, grid.get)
 
 
 @lru_cache(maxsize=1)

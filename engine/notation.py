@@ -7,8 +7,9 @@ IllegalMoveError) naming the input and the reason.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-from engine.board import FILE_LETTERS, BoardError
+from engine.board import FILE_LETTERS, Board, BoardError
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import Castling, GameDef, default_catalogue, load_game
 from engine.kernel import EMPTY
@@ -233,17 +234,24 @@ def format_fen(pos: Position) -> str:
 
 
 def _placement(pos: Position) -> str:
-    board = pos.board
+    def letters(sq: int) -> str | None:
+        t = pos.piece[sq]
+        return None if t < 0 else piece_letters(pos.types[t].piece.code, pos.occ[sq] == 1)
+
+    return placement_field(pos.board, letters)
+
+
+def placement_field(board: Board, letters_at: Callable[[int], str | None]) -> str:
+    """The FEN placement field: ranks from the top, runs of empty squares as numbers."""
     rows = []
     for rank in range(board.ranks - 1, -1, -1):
         row, empty = "", 0
         for file in range(board.files):
-            sq = board.square(file, rank)
-            t = pos.piece[sq]
-            if t < 0:
+            letters = letters_at(board.square(file, rank))
+            if letters is None:
                 empty += 1
                 continue
-            row += (str(empty) if empty else "") + piece_letters(pos.types[t].piece.code, pos.occ[sq] == 1)
+            row += (str(empty) if empty else "") + letters
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
     return "/".join(rows)
