@@ -78,8 +78,7 @@ def _moves(session: Session, saver: Saver, rest: str) -> Answer:
     rows = session.moves(rest or None)
     if not rows:
         return Answer(lines=["no legal moves" + (f" for the piece on {rest}" if rest else "")])
-    return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(f"{r.move}({r.san})" if r.move != r.san else r.move
-                                                             for r in rows)])
+    return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(row.san for row in rows)])
 
 
 def _undo(session: Session, saver: Saver, rest: str) -> Answer:

@@ -55,6 +55,14 @@ def test_a_bad_line_is_reported_the_game_goes_on_and_the_exit_status_is_1():
     assert read_record("g.pgn").moves == ("e4",)
 
 
+def test_moves_card_fen_and_help_answer_in_lines():
+    code, lines, _ = play("chess", script="moves g1\ncard N\ncard e8\nfen\nhelp\n")
+    assert code == 0 and lines[1] == "2 legal moves: Nf3 Nh3"
+    assert lines[2] == "Knight (knight, piece, code N)" and "King (king, royal, code K)" in lines
+    assert "fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" in lines
+    assert any(line.startswith("undo, redo") for line in lines)
+
+
 def test_consuls_fork_mate():
     code, lines, _ = play("consuls", "--fen", "3k1k2/8/8/8/3N4/8/8/3KK3 w - - 0 1", script="d4e6\n")
     assert code == 0 and lines[-2:] == ["game over: 1-0 (checkmate)", "result: 1-0 (checkmate)"]
