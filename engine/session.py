@@ -171,8 +171,7 @@ class Session:
             option = self.pending.option(text)
             if option is not None:
                 return self._make(option.move)
-        self.pending = None
-        found = self._read(text)
+        found = self._read(text)  # a text that is neither a move nor an answer leaves the question open
         if isinstance(found, Choice):
             self.pending = found
             return Report(choice=found)

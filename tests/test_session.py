@@ -59,6 +59,9 @@ def test_promotion_is_asked_then_answered_and_undo_redo_restore_it():
     assert report.events == () and report.choice.kind is ChoiceKind.PROMOTION
     assert [o.key for o in report.choice.options] == ["Q", "R", "B", "N"]
     assert session.choices_for("b7", "b8") == report.choice
+    with pytest.raises(NotationError):
+        session.play("M")
+    assert session.pending == report.choice
     report = session.play("n")
     assert kinds(report) == [EventKind.MOVE, EventKind.PROMOTION]
     assert session.position.fen().startswith("1N2k3/")
