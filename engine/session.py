@@ -305,7 +305,8 @@ class Session:
         if claim is None:
             raise SessionError("no draw can be claimed now: that needs a threefold repetition or 50 moves "
                                "by each side without a capture or a pawn move")
-        return Report((self._finish(Outcome(Result.DRAW, f"{claim} (claimed)")),))
+        return Report((Event(EventKind.GAME_OVER, f"{side_name(self.turn)} claims a draw: {claim}"),
+                       self._finish(Outcome(Result.DRAW, claim))))
 
     def resign(self, side: int | None = None) -> Report:
         """A side (the side to move by default) resigns."""
