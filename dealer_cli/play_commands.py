@@ -65,7 +65,15 @@ class Answer:
 
 
 def run_line(session: Session, saver: Saver, line: str) -> Answer:
-    """Do what one line says: a command or a move (or the answer to a pending choice)."""
+    """Do what one line says: a command or a move (or the answer to a pending choice).
+
+    A flag that fell while the line was typed ends the game first; the line is then not carried out.
+    """
+    flag = session.check_time()
+    if flag is not None:
+        return Answer(flag, changed=True, board=True)
+    if not line.strip():
+        return Answer()
     word, _, rest = line.strip().partition(" ")
     handler = HANDLERS.get(word.lower())
     if handler is None:

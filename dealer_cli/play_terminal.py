@@ -53,13 +53,6 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
 
 
 def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer | None:
-    flag = session.check_time()
-    if flag is not None:
-        _show_events(console, flag.events)
-        _save(console, session, saver)
-        return None
-    if not line.strip():
-        return None
     try:
         answer = run_line(session, saver, line)
     except DealerError as error:

@@ -166,3 +166,23 @@ def test_resume_after_sigkill_gives_the_same_game():
 def _seconds(text: str) -> float:
     hours, minutes, seconds = text.split(":")
     return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
+    from dealer_cli.play_commands import Saver, play_script
+    from engine.session import Session
+    from engine.session_clock import TimeControl
+
+    now = [0.0]
+    session = Session.new("chess", control=TimeControl.parse("1+0"), now=lambda: now[0])
+
+    def lines():
+        yield "e4\n"
+        now[0] += 61
+        yield "e5\n"
+
+    assert play_script(session, Saver(Path("g.pgn")), lines()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3:] == ["Black's flag has fallen", "game over: 1-0 (time)", "result: 1-0 (time)"]
+    record = read_record("g.pgn")
+    assert record.moves == ("e4",) and record.tags["Termination"] == "time" and record.tags["BlackClock"] == "0:00:00.000"
