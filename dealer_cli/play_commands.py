@@ -35,22 +35,27 @@ TIME_SOURCE = time.monotonic  # the clock's time source; tests replace it
 
 @dataclass(slots=True)
 class Saver:
-    """The autosave: the record file and the text last written there."""
+    """The autosave: the record file, and the text last written to each file this game saved to."""
 
     path: Path
-    written: str | None = None
+    written: str | None = None  # what the autosave file holds now, if this program wrote (or read) it
+    copies: dict[Path, str] = field(default_factory=dict)  # files named by `save FILE`, and their text
 
     def save(self, session: Session, path: Path | None = None) -> Path:
-        """Write the session's record atomically (never over a damaged record)."""
+        """Write the session's record atomically: never over a damaged record, nor over another file's game."""
         from engine.record import format_record
         from engine.session_record import session_record
-        from printing.records import save_text
+        from printing.records import reserve_record, save_text
 
-        target = path or self.path
-        text = save_text(target, format_record(session_record(session)), self.written if target == self.path else None)
-        if target == self.path:
-            self.written = text
-        return target
+        text = format_record(session_record(session))
+        if path is None or path == self.path:
+            self.written = save_text(self.path, text, self.written)
+            return self.path
+        if path not in self.copies:
+            self.copies[path] = save_text(reserve_record(path), text, "")
+        else:
+            self.copies[path] = save_text(path, text, self.copies[path])
+        return path
 
 
 @dataclass(slots=True)

@@ -115,6 +115,9 @@ def test_a_damaged_save_is_reported_and_never_overwritten():
     assert code == 1 and errors.count("\n") == 1 and "truncated" in errors
     code, _, errors = play("chess", "--save", "old.pgn", script="e4\n")
     assert code == 1 and "already exists" in errors
+    code, lines, errors = play("chess", "--save", "new.pgn", script="e4\nsave old.pgn\nsave copy.pgn\ne5\nsave copy.pgn\n")
+    assert code == 1 and "old.pgn: already exists" in errors and lines[-2] == "saved to copy.pgn"
+    assert read_record("copy.pgn").moves == ("e4", "e5")
     assert Path("old.pgn").read_bytes() == before
 
 
