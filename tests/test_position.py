@@ -69,7 +69,7 @@ def test_threefold_repetition_is_a_draw():
 
 
 def test_fifty_move_rule_and_checkmate_and_stalemate():
-    assert outcome(parse_fen("7k/8/8/8/8/8/8/K6R w - - 100 80")).reason == "fifty-move rule"
+    assert outcome(parse_fen("7k/8/8/8/8/8/8/K5R1 w - - 100 80")).reason == "fifty-move rule"
     mate = parse_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
     mate.push(parse_move(mate, "Qh4"))
     assert outcome(mate).result is Result.BLACK_WINS and outcome(mate).reason == "checkmate"
