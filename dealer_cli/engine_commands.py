@@ -9,7 +9,7 @@ import click
 from dealer_cli.common import catalogue_option, echo_json
 from engine.notation import format_move, format_san
 from engine.perft import divide, load_position, moves_for_perft, perft
-from engine.rules import in_check, outcome
+from engine.rules import claimable_draw, in_check, outcome
 from pieces.catalogue import Catalogue
 
 
@@ -68,12 +68,13 @@ def moves_command(game, deal_file, fen, moves, as_json, battle, catalogue: Catal
     legal = moves_for_perft(pos, battle)
     rows = [{"move": format_move(pos, m), "san": format_san(pos, m, legal)} for m in legal]
     rows.sort(key=lambda row: row["move"])
-    ended = outcome(pos)
+    ended, claim = outcome(pos), claimable_draw(pos)
     if as_json:
         echo_json({
             "game": pos.game.id, "fen": pos.fen(), "turn": "white" if pos.turn == 0 else "black",
             "check": in_check(pos, pos.turn), "moves": rows,
             "outcome": None if ended is None else {"result": ended.result.value, "reason": ended.reason},
+            "claimable": claim,
         })
         return
     click.echo(f"{pos.game.name}: {pos.fen()}")
@@ -81,7 +82,13 @@ def moves_command(game, deal_file, fen, moves, as_json, battle, catalogue: Catal
     width = max((len(r["move"]) for r in rows), default=4) + 2
     for row in rows:
         click.echo(f"  {row['move']:{width}} {row['san']}")
-    click.echo(f"{len(rows)} legal moves" + (f"; game over: {ended.result.value} ({ended.reason})" if ended else ""))
+    unlisted = "" if battle or not pos.game.battle_move else " (battle moves not listed: --battle lists them)"
+    summary = f"{len(rows)} legal moves{unlisted}"
+    if ended:
+        summary += f"; game over: {ended.result.value} ({ended.reason})"
+    if claim:
+        summary += f"; the player to move may claim a draw ({claim})"
+    click.echo(summary)
 
 
 COMMANDS = (perft_command, moves_command)

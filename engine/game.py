@@ -53,9 +53,17 @@ class Captured(Enum):
     OWNER = "owner"  # Spinal Tap: the owner may promote to it later
 
 
+class Draws(Enum):
+    """How threefold repetition and the fifty-move rule end a game."""
+
+    CLAIM = "claim"  # as in FIDE chess: the player to move may claim them; fivefold and 75 moves end it
+    AUTOMATIC = "automatic"  # a house rule: threefold repetition and fifty moves end the game at once
+
+
 KEYS = {
     "id", "name", "seed", "board", "start", "castling", "castling_partners", "promotion",
     "promotion_pieces", "captured", "pawn_rank", "notes", "shared_extras", "battle_move",
+    "promotion_optional", "draws", "light_a1",
 }
 
 
@@ -75,12 +83,19 @@ class GameDef:
     pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
     shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
     battle_move: bool = False  # Spinal Tap: once a game, several pawns and crabs step forward together
+    promotion_optional: bool = False  # a pawn reaching its zone may stay a pawn (Spinal Tap's "may promote")
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
     seed: str = ""
     notes: str = ""
 
     @property
     def corner_castling(self) -> bool:
         return self.castling_partners == ("corner",)
+
+    def is_light(self, square: int) -> bool:
+        """Whether a square is light on this game's board (a1 is dark unless `light_a1`)."""
+        return self.board.is_light(square) != self.light_a1
 
 
 def game_files() -> list[Path]:
@@ -131,6 +146,8 @@ def read_game_file(path: Path) -> GameDef:
         captured=_enum(path, data, "captured", Captured, Captured.NOWHERE),
         pawn_rank=int(data.get("pawn_rank", 2)) - 1,
         shared_extras=bool(data.get("shared_extras", False)), battle_move=bool(data.get("battle_move", False)),
+        promotion_optional=bool(data.get("promotion_optional", False)),
+        draws=_enum(path, data, "draws", Draws, Draws.CLAIM), light_a1=bool(data.get("light_a1", False)),
         seed=str(data.get("seed", "")), notes=str(data.get("notes", "")),
     )
 

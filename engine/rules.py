@@ -7,7 +7,6 @@ Who may move and who attacks what is engine.attacks; castling geometry is engine
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterator
@@ -18,7 +17,7 @@ from engine.attacks import (
 )
 from engine.castling import castling_moves, castling_partner_ok
 from engine.errors import IllegalMoveError
-from engine.game import Promotion
+from engine.game import Draws, Promotion
 from engine.kernel import EMPTY, R_CAPTURE, R_EP, fast_destinations
 from engine.move import Kind, Move
 from engine.position import SIDE_NAMES, Position, squares_between
@@ -27,7 +26,8 @@ from pieces.catalogue import Group
 FREE, DAZZLED = Mobility.FREE, Mobility.DAZZLED
 
 __all__ = [
-    "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "has_battle_move", "in_check",
+    "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "claimable_draw", "has_battle_move",
+    "has_legal_move", "in_check",
     "is_attacked", "is_frozen", "legal_moves", "outcome", "play", "pseudo_moves", "refusal_reason",
 ]
 
@@ -45,7 +45,7 @@ class Outcome:
     """The result and why."""
 
     result: Result
-    reason: str  # checkmate, stalemate, threefold repetition, fifty-move rule, royal lost
+    reason: str  # checkmate, stalemate, fivefold/threefold repetition, 75/fifty-move rule, royal lost
 
 
 # --- move generation ----------------------------------------------------------------------
@@ -58,12 +58,12 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
         return piece.promotes_to, True
     game = pos.game
     if game.promotion is Promotion.LIST:
-        return game.promotion_pieces, False
+        return game.promotion_pieces, game.promotion_optional
     if game.promotion is Promotion.HAND_KEPT:
-        return tuple(dict.fromkeys(pos.hands[side])), False
+        return tuple(dict.fromkeys(pos.hands[side])), game.promotion_optional
     if game.promotion is Promotion.HAND:
         pool = pos.deck.ready().draw[:3] if pos.deck is not None else pos.hands[side]
-        return tuple(dict.fromkeys(pool)), False
+        return tuple(dict.fromkeys(pool)), game.promotion_optional
     return (), False
 
 
@@ -410,8 +410,19 @@ def has_legal_move(pos: Position) -> bool:
     return bool(legal_moves(pos)) or has_battle_move(pos)
 
 
+# What ends a game by itself under each draw rule: how often a position occurs, and how many plies
+# pass without a capture or a pawn move.
+ENDING_REPETITION = {Draws.CLAIM: (5, "fivefold repetition"), Draws.AUTOMATIC: (3, "threefold repetition")}
+ENDING_PLIES = {Draws.CLAIM: (150, "seventy-five-move rule"), Draws.AUTOMATIC: (100, "fifty-move rule")}
+
+
 def outcome(pos: Position) -> Outcome | None:
-    """Checkmate, stalemate, a lost royal, threefold repetition or the fifty-move rule; else None."""
+    """How the game has ended here: checkmate, stalemate, a lost royal or a draw by rule; else None.
+
+    With the game's `draws = "claim"` (the default, as in FIDE chess) only fivefold repetition and
+    the 75-move rule end the game by themselves; threefold and fifty are `claimable_draw`. With
+    `draws = "automatic"` threefold repetition and the fifty-move rule end it at once.
+    """
     side = pos.turn
     winner = Result.BLACK_WINS if side == 0 else Result.WHITE_WINS
     for loser in (side, 1 - side):  # positions are built with a royal each; this guards hand-made ones
@@ -419,8 +430,24 @@ def outcome(pos: Position) -> Outcome | None:
             return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not has_legal_move(pos):
         return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
-    if Counter(pos.keys)[pos.key()] >= 3:
-        return Outcome(Result.DRAW, "threefold repetition")
+    times, repetition = ENDING_REPETITION[pos.game.draws]
+    if pos.keys.count(pos.key()) >= times:
+        return Outcome(Result.DRAW, repetition)
+    plies, rule = ENDING_PLIES[pos.game.draws]
+    if pos.halfmove >= plies:
+        return Outcome(Result.DRAW, rule)
+    return None
+
+
+def claimable_draw(pos: Position) -> str | None:
+    """The draw the player to move may claim now ("threefold repetition", "fifty-move rule"), or None.
+
+    Only in games whose draws are claims, and only while the game goes on.
+    """
+    if pos.game.draws is not Draws.CLAIM or outcome(pos) is not None:
+        return None
+    if pos.keys.count(pos.key()) >= 3:
+        return "threefold repetition"
     if pos.halfmove >= 100:
-        return Outcome(Result.DRAW, "fifty-move rule")
+        return "fifty-move rule"
     return None

@@ -174,3 +174,60 @@ def test_18_pawns_that_capture_straight_forward_take_en_passant(pawn):
     if pawn != "BP":  # the plain step forward stays a move of its own
         stepped = listed("dealers-8x8", f"k7/3(bp)4/8/2({pawn})5/8/8/8/K7 b - - 0 1", "d7b5,c5c6")
         assert stepped["fen"].startswith(f"k7/8/2({pawn})5/1(bp)6/8/8/8/K7 b")
+
+
+# --- 9, 15, 19, 20: promotion, draws, impossible FENs, square colours -------------------------------
+
+
+def test_9_spinal_tap_pawns_may_decline_promotion_like_the_yanzee():
+    data = listed("spinal-tap", "k10/3(STP)7/11/11/11/11/11/11/11/11/10K w - - 0 1 hand=Q(DZ)")
+    assert {m for m in texts(data) if m.startswith("d10")} == {"d10d11", "d10d11=Q", "d10d11=DZ"}
+    yanzee = listed("spinal-tap", "5k5/(YA)10/11/11/11/11/11/11/11/11/5K5 w - - 0 1")
+    assert {"a10a11", "a10a11=Q"} <= texts(yanzee)
+    dealers = listed("dealers-8x8", "k7/4P3/8/8/8/8/8/K7 w - - 0 1 hand=Q")  # 004 keeps compulsory promotion
+    assert {m for m in texts(dealers) if m.startswith("e7")} == {"e7e8=Q"}
+
+
+def test_15_threefold_and_fifty_are_claims_as_in_standard_chess():
+    shuffle = listed("constable-spiel", load_start("constable-spiel"), "a2a4,a7a5,a4a2,a5a7,a2a4,a7a5,a4a2,a5a7")
+    assert shuffle["outcome"] is None and shuffle["claimable"] == "threefold repetition"
+    fifty = listed("constable-spiel", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "a1a2")
+    assert fifty["outcome"] is None and fifty["claimable"] == "fifty-move rule"
+    text = dealer("moves", "constable-spiel", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "--moves", "a1a2").output
+    assert "may claim a draw (fifty-move rule)" in text
+
+
+def load_start(game_id):
+    from engine.game import load_game
+
+    return load_game(game_id).start
+
+
+@pytest.mark.parametrize("game,fen,words", [
+    ("consuls", "n2(CSP)2kn/8/8/8/8/8/3n4/K7 w - - 0 1", "black, not to move, is in check"),
+    ("spinal-tap", "5k5/11/11/11/11/11/4(YA)r5/2n8/11/11/5K5 b - - 0 1", "white, not to move, is in check"),
+    ("chess", "R3k3/8/8/8/8/8/8/4K2r w - - 0 1", "black, not to move, is in check"),
+    ("chess", "8/8/8/3kK3/8/8/8/8 w - - 0 1", "black, not to move, is in check"),
+    ("chess", "rnbqkbnr/pppp1ppp/8/4nP2/8/8/PPPPP1PP/RNBQKBNR w KQkq e6 0 3", "no enemy pawn that can be taken en passant"),
+    ("chess", "rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3", "do not lie on a forward move"),
+    ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", "no white royal stands inward of h1"),
+    ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBRN w K - 0 1", "the Knight on h1 does not castle"),
+    ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand=Kk", "'K' is a royal piece"),
+    ("dealers-8x8", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 draw=K discard= deck=1.0", "'K' is a royal piece"),
+    ("chess", "8/8/8/8/8/8/8/K7 b - - 0 1", "black has no royal piece"),
+])
+def test_19_impossible_fens_are_refused_in_one_line(game, fen, words):
+    result = dealer("moves", game, "--fen", fen)
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert words in result.output and fen[:20] in result.output
+
+
+def test_20_square_colours_are_a_game_property():
+    from engine.game import load_game
+
+    spinal, chess = load_game("spinal-tap"), load_game("chess")
+    a1, b1 = 0, 1
+    assert spinal.is_light(a1) and not spinal.is_light(b1)  # the seed's diagram marks b1, a2, ...
+    assert not chess.is_light(a1) and chess.is_light(b1)
+    teleports = listed("spinal-tap", "10k/11/11/11/11/11/11/11/11/11/(TE)4K5 w - - 0 1")
+    assert len([m for m in texts(teleports) if m.startswith("a1")]) == 59  # relative: unchanged
