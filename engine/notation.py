@@ -543,6 +543,9 @@ def parse_san(pos: Position, text: str) -> Move:
     for m in legal:
         if names(m.to) in want and _san_body(pos, m, legal) == want:
             return m
+    ended = outcome(pos)
+    if ended is not None:
+        raise IllegalMoveError(f"move {_quote(text)} is not legal: the game is over: {ended.result.value} ({ended.reason})")
     raise NotationError(
         f"move {_quote(text)}: not a coordinate move (e2e4, e7e8=Q) nor the SAN of a legal move here"
     )
