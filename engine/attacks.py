@@ -145,6 +145,23 @@ def interposing_squares(pos: Position, side: int) -> frozenset[int]:
     return frozenset(found)
 
 
+def shared_blockers(pos: Position, side: int) -> list[frozenset[int]]:
+    """Per plain line from an enemy piece to a royal of `side`, its blockers when there are two or more.
+
+    Moving one piece never opens such a line; moving all its blockers at once (a battle move) can.
+    """
+    occ, piece, types = pos.occ, pos.piece, pos.types.types
+    enemy = 1 - side
+    found = []
+    for r in pos.royals[side]:
+        for e in pos.squares[enemy]:
+            for before, ray in types[piece[e]].attacks[enemy][e].get(r, ()):
+                blockers = frozenset(sq for sq in before if occ[sq] != EMPTY) if ray is None else frozenset()
+                if len(blockers) >= 2:
+                    found.append(blockers)
+    return found
+
+
 def check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
     """(in check, squares an ordinary move may not leave or enter without a full check) for the side to move.
 

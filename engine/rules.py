@@ -13,7 +13,7 @@ from typing import Iterator
 
 from engine.attacks import (
     Mobility, check_info, immobility_reason, in_check, interposing_squares, is_attacked, is_frozen,
-    mobility, must_move_reason, uses_immobilizers,
+    mobility, must_move_reason, shared_blockers, uses_immobilizers,
 )
 from engine.castling import castling_moves, castling_partner_ok
 from engine.errors import IllegalMoveError
@@ -246,6 +246,7 @@ def _battles(pos: Position) -> Iterator[Move]:
         return
     options = [steps for steps in (battle_step_options(pos, sq) for sq in sorted(pos.squares[side])) if steps]
     checked, sensitive = check_info(pos, side)
+    lines = (sensitive, shared_blockers(pos, side))
     interpose = interposing_squares(pos, side) if checked else frozenset()
     # can_interpose[i]: whether some pawn from index i on can interpose (in check, one step must)
     can_interpose = [False] * (len(options) + 1)
@@ -258,7 +259,7 @@ def _battles(pos: Position) -> Iterator[Move]:
             return
         if i == len(options):
             move = Move(chosen[0].frm, chosen[0].to, Kind.BATTLE, None, -1, -1, tuple(chosen))
-            if _battle_safe(pos, move, side, checked, sensitive):
+            if _battle_safe(pos, move, side, checked, lines):
                 yield move
             return
         taken = {s.to for s in chosen}
@@ -275,10 +276,18 @@ def _battles(pos: Position) -> Iterator[Move]:
     yield from search(0, 0, 0, False)
 
 
-def _battle_safe(pos: Position, move: Move, side: int, checked: bool, sensitive: set[int]) -> bool:
-    """Royal safety after a battle move; steps that touch no line to a royal are safe without trying."""
-    if not checked and all(s.kind == Kind.NORMAL and s.frm not in sensitive and s.to not in sensitive for s in move.steps):
-        return True
+def _battle_safe(pos: Position, move: Move, side: int, checked: bool, lines: tuple[set[int], list]) -> bool:
+    """Royal safety after a battle move; steps that open no line to a royal are safe without trying.
+
+    `lines` is (squares no step may leave or enter untried, blocker sets of plain lines with two or more).
+    """
+    sensitive, shared = lines
+    if not checked and all(
+        s.kind == Kind.NORMAL and s.frm not in sensitive and s.to not in sensitive for s in move.steps
+    ):
+        leaving = {s.frm for s in move.steps}
+        if not any(blockers <= leaving for blockers in shared):
+            return True
     return _safe_after(pos, move, side)
 
 

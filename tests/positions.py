@@ -65,6 +65,51 @@ def spinal_melee(rng: random.Random) -> Position:
             continue  # the side not to move was in check: draw again
 
 
+def spinal_lines(rng: random.Random) -> Position:
+    """Spinal Tap with enemy sliders aimed at the white king through 0-2 white pawns: pins, lines that
+    only a battle move opens (several pawns leave them together) and checks a battle step may block."""
+    game = load_game("spinal-tap")
+    board = game.board
+    while True:
+        grid = {board.square(rng.randrange(11), rng.randrange(0, 4)): "K", board.square(rng.randrange(11), 10): "k"}
+        king = min(grid)
+        for dx, dy in rng.sample([(1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1), (1, -1), (-1, -1)], rng.randint(1, 3)):
+            line = []
+            x, y = board.file_of(king) + dx, board.rank_of(king) + dy
+            while board.on_board(x, y):
+                line.append(board.square(x, y))
+                x, y = x + dx, y + dy
+            free = [sq for sq in line if sq not in grid]
+            if len(free) < 2:
+                continue
+            cut = rng.randrange(1, len(free))
+            for sq in rng.sample(free[:cut], min(cut, rng.randint(0, 2))):
+                grid[sq] = rng.choice(["(STP)", "(STP)", "(CR)"])
+            grid[free[cut]] = rng.choice(["q", "r" if dx * dy == 0 else "b", "(dz)"])
+        for _ in range(rng.randint(2, 5)):
+            sq = board.square(rng.randrange(11), rng.randrange(2, 7))
+            grid.setdefault(sq, rng.choice(["(STP)", "(CR)"]))
+        try:
+            return parse_fen(_placement(board, grid) + " w - - 0 1", game)
+        except NotationError:
+            continue  # the side not to move was in check: draw again
+
+
+def _placement(board, grid: dict[int, str]) -> str:
+    rows = []
+    for rank in range(board.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(board.files):
+            letter = grid.get(board.square(file, rank))
+            if letter is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + letter
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
 def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Position:
     """Royals and several copies of one-letter pieces (B, N, K...) anywhere: SAN must tell them apart."""
     game = load_game(game_id)
@@ -75,19 +120,8 @@ def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Posit
             for letter in letters:
                 free = [sq for sq in range(board.size) if sq not in grid]
                 grid[rng.choice(free)] = letter
-        rows = []
-        for rank in range(board.ranks - 1, -1, -1):
-            row, empty = "", 0
-            for file in range(board.files):
-                letter = grid.get(board.square(file, rank))
-                if letter is None:
-                    empty += 1
-                    continue
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
         try:
-            return parse_fen("/".join(rows) + " w - - 0 1", game)
+            return parse_fen(_placement(board, grid) + " w - - 0 1", game)
         except NotationError:
             continue  # the side not to move was in check: draw again
 

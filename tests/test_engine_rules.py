@@ -405,3 +405,13 @@ def test_promotion_on_a_ten_and_twelve_rank_board_is_written_and_read():
     assert moves_from(pos, "e9") == {"e9e10=Q", "e9e10=CH"}
     assert parse_move(pos, "E9-E10(ch)") == parse_move(pos, "e9e10=CH")
     assert format_san(pos, parse_move(pos, "e9e10q")) == "e10=Q+"
+
+
+def test_a_battle_move_may_not_open_a_line_that_several_of_its_pawns_block():
+    game = load_game("spinal-tap")
+    pos = parse_fen("5k5/11/11/11/11/11/11/r1(STP)1(STP)1K4/11/11/11 w - - 0 1", game)  # rook a4, pawns c4 e4, king g4
+    from engine.rules import battle_moves
+
+    assert list(battle_moves(pos)) == []
+    with pytest.raises(IllegalMoveError, match="royal piece attacked"):
+        parse_move(pos, "c4c5&e4e5")

@@ -9,6 +9,7 @@ restores the FEN and the hash, and the game record replays to the same position.
 
 from __future__ import annotations
 
+import itertools
 import random
 from itertools import islice
 
@@ -21,7 +22,7 @@ from engine.kernel import EMPTY
 from engine.notation import format_move, format_san, parse_move
 from engine.record import format_record, parse_record, record_of
 from engine.rules import battle_moves, outcome, play
-from tests.positions import crowded, random_deal, random_walk, spinal_melee, start_of
+from tests.positions import crowded, random_deal, random_walk, spinal_lines, spinal_melee, start_of
 
 GAMES = sorted(builtin_games())
 NO_MOVE = ("checkmate", "stalemate")
@@ -104,7 +105,8 @@ def test_random_playouts_of_every_game_keep_every_property(game_id, seed):
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_spinal_tap_melees_with_hyenas_dazzlers_and_battle_moves(seed):
-    check_playout(spinal_melee(random.Random(seed)), seed, 16)
+    rng = random.Random(seed)
+    check_playout(spinal_melee(rng) if seed % 2 else spinal_lines(rng), seed, 16)
 
 
 @settings(max_examples=4, deadline=None)
@@ -115,12 +117,39 @@ def test_random_full_catalogue_deals(seed, files):
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), game_id=st.sampled_from(GAMES + ["melee", "deal"]))
+@given(seed=st.integers(0, 2**32), game_id=st.sampled_from(GAMES + ["melee", "lines", "deal"]))
 def test_long_random_playouts_keep_every_property(seed, game_id):
     rng = random.Random(seed)
-    pos = spinal_melee(rng) if game_id == "melee" else random_deal(rng, rng.choice([8, 10, 12])) if game_id == "deal" \
-        else start_of(game_id)
+    special = {"melee": spinal_melee, "lines": spinal_lines, "deal": lambda r: random_deal(r, r.choice([8, 10, 12]))}
+    pos = special[game_id](rng) if game_id in special else start_of(game_id)
     check_playout(pos, seed, 120, checked=20)
+
+
+def battles_by_brute_force(pos) -> set:
+    """Every combination of two or more battle steps that `battle_move` (the checking path) accepts."""
+    from engine.rules import battle_move, battle_step_options
+
+    options = [battle_step_options(pos, sq) for sq in sorted(pos.squares[pos.turn])]
+    options = [o for o in options if o]
+    found = set()
+    for choice in itertools.product(*[[None] + o for o in options]):
+        steps = [s for s in choice if s is not None]
+        if len(steps) >= 2:
+            try:
+                found.add(battle_move(pos, steps))
+            except IllegalMoveError:
+                pass
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_battle_moves_are_exactly_those_the_checking_path_accepts(seed):
+    """The pruned search with its shortcuts (battle_moves) against every combination tried by battle_move,
+    on positions with pins, lines only several pawns block, and checks a step may block."""
+    rng = random.Random(seed)
+    pos = spinal_lines(rng) if seed % 4 else random_walk(spinal_melee(rng), rng, rng.randrange(0, 6))
+    assert set(battle_moves(pos)) == battles_by_brute_force(pos), pos.fen()
 
 
 def positions(count: int, seed: int):

@@ -79,6 +79,7 @@ def start_battle_moves() -> int:
 
 def test_13_a_battle_step_may_take_en_passant_and_a_chain_is_refused():
     fen = "5k5/11/11/11/11/11/3(STP)(stp)6/11/(STP)10/11/5K5 w - e8e7e6 0 1"
+    assert {"move": "d5e6", "san": "dxe6"} in listed("spinal-tap", fen)["moves"]
     after = listed("spinal-tap", fen, "d5e6&a3a4")
     assert after["fen"].startswith("5k5/11/11/11/11/4(STP)6/11/(STP)10/11/11/5K5 b")  # the e5 pawn is gone
     assert "a3a4&d5e6" in texts(listed("spinal-tap", fen, battle=True))
@@ -243,3 +244,28 @@ def test_20_square_colours_are_a_game_property():
     assert not chess.is_light(a1) and chess.is_light(b1)
     teleports = listed("spinal-tap", "10k/11/11/11/11/11/11/11/11/11/(TE)4K5 w - - 0 1")
     assert len([m for m in texts(teleports) if m.startswith("a1")]) == 59  # relative: unchanged
+
+
+# --- 14, 17: set-ups the seeds do not draw ------------------------------------------------------------
+
+
+def test_14_constable_spiel_is_played_on_8x8_with_three_rows_a_side():
+    start = listed("constable-spiel", load_start("constable-spiel"))
+    assert start["fen"].startswith("rnbqkbnr/(wr)(ki)(px)(ff)(ff)(px)(ki)(wr)/pppppppp/8/8/PPPPPPPP/")
+    assert {"a3a4", "a3a5"} <= texts(start)  # the pawns on rank 3 keep their double step
+
+
+def test_17_four_symmetric_wad_arrays_protect_every_pawn_and_the_toolkits_is_one():
+    from engine.attacks import is_attacked
+    from engine.notation import parse_fen
+
+    protecting = set()
+    for left in set(itertools.permutations("CNB")):
+        for middle in ("QK", "KQ"):
+            row = "R" + "".join(left) + middle + "".join(reversed(left)) + "R"
+            rank1 = "".join("(WAD)" if c == "C" else c for c in row)
+            pos = parse_fen(f"k9/10/10/10/10/10/PPPPPPPPPP/{rank1} w - - 0 1", "wad-chess")
+            if all(is_attacked(pos, pos.board.square(f, 1), 0) for f in range(10)):
+                protecting.add(row)
+    assert protecting == {"RCNBQKBNCR", "RCNBKQBNCR", "RBCNQKNCBR", "RBCNKQNCBR"}
+    assert load_start("wad-chess").split("/")[-1].startswith("R(WAD)NBQKBN(WAD)R")
