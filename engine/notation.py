@@ -13,7 +13,7 @@ from engine.attacks import immobility_reason, in_check
 from engine.board import FILE_LETTERS, Board, BoardError
 from engine.castling import castling_partner_ok
 from engine.errors import IllegalMoveError, NotationError
-from engine.game import Castling, GameDef, default_catalogue, load_game
+from engine.game import GameDef, default_catalogue, load_game
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.position import SIDE_NAMES, DeckState, Position

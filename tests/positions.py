@@ -7,7 +7,7 @@ import random
 
 from engine.errors import NotationError
 from engine.game import default_catalogue, load_game, start_position
-from engine.notation import parse_fen
+from engine.notation import parse_fen, placement_field
 from engine.position import Position
 
 CATALOGUE = default_catalogue()
@@ -90,24 +90,9 @@ def spinal_lines(rng: random.Random) -> Position:
             sq = board.square(rng.randrange(11), rng.randrange(2, 7))
             grid.setdefault(sq, rng.choice(["(STP)", "(CR)"]))
         try:
-            return parse_fen(_placement(board, grid) + " w - - 0 1", game)
+            return parse_fen(placement_field(board, grid.get) + " w - - 0 1", game)
         except NotationError:
             continue  # the side not to move was in check: draw again
-
-
-def _placement(board, grid: dict[int, str]) -> str:
-    rows = []
-    for rank in range(board.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for file in range(board.files):
-            letter = grid.get(board.square(file, rank))
-            if letter is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + letter
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
 
 
 def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Position:
@@ -121,7 +106,7 @@ def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Posit
                 free = [sq for sq in range(board.size) if sq not in grid]
                 grid[rng.choice(free)] = letter
         try:
-            return parse_fen(_placement(board, grid) + " w - - 0 1", game)
+            return parse_fen(placement_field(board, grid.get) + " w - - 0 1", game)
         except NotationError:
             continue  # the side not to move was in check: draw again
 

@@ -11,18 +11,11 @@ from engine.game import load_game
 from engine.notation import parse_fen
 from engine.record import format_record, parse_record, read_record, record_of
 from printing.records import write_record
+from tests.positions import random_walk, start_of
 
 
 def played(game_id: str, plies: int, seed: int = 1):
-    game = load_game(game_id)
-    pos = parse_fen(game.start, game)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(rng.choice(moves))
-    return pos
+    return random_walk(start_of(game_id), random.Random(seed), plies)
 
 
 @pytest.mark.parametrize("game_id", ["chess", "dealers-8x8", "dealers-12x12", "spinal-tap", "consuls"])
