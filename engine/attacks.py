@@ -87,7 +87,8 @@ def immobility_reason(pos: Position, sq: int) -> str | None:
     board = pos.board
     what = f"the {pos.types[pos.piece[sq]].piece.name} on {board.name(sq)}"
     if state is Mobility.DAZZLED:
-        return f"{what} was jumped by the enemy Dazzler and cannot move this turn"
+        teleports = " but to teleport" if pos.types[pos.piece[sq]].teleport is not None else ""
+        return f"{what} was jumped by the enemy Dazzler and cannot move this turn{teleports}"
     hyena = freezer_of(pos, sq)
     if pos.occ[hyena] != pos.occ[sq]:
         return f"{what} is frozen by the enemy Hyena on {board.name(hyena)}"

@@ -394,7 +394,7 @@ def _match_squares(pos: Position, raw: str, match: re.Match) -> tuple[int, int, 
         to = board.parse_square(match[3] + match[4])
         partner = board.parse_square(match[6]) if match[6] else None
     except BoardError as error:
-        raise NotationError(f"move {raw!r}: {error}") from None
+        raise NotationError(f"move {_quote(raw)}: {error}") from None
     return frm, to, partner
 
 
@@ -404,27 +404,27 @@ def _promotion(pos: Position, raw: str, code: str | None) -> str | None:
         return None
     t = pos.types.by_code(code.upper())
     if t is None:
-        raise NotationError(f"move {raw!r}: no piece has the code {code.upper()!r}")
+        raise NotationError(f"move {_quote(raw)}: no piece has the code {code.upper()!r}")
     return pos.types.id_of(t)
 
 
 def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, partner: int | None) -> Move:
     legal = select_moves(pos.legal_moves(), frm, to, partner)
     if partner is not None and not legal:
-        raise IllegalMoveError(f"move {raw!r} is not legal: {_other_refusal(pos, frm, to, partner)}")
+        raise IllegalMoveError(f"move {_quote(raw)} is not legal: {_other_refusal(pos, frm, to, partner)}")
     matching = [m for m in legal if m.promotion == promotion]
     if len(matching) == 1:
         return matching[0]
     if promotion is None and legal:
         codes = ", ".join(sorted(pos.catalogue.get(m.promotion).code for m in legal if m.promotion))
-        raise NotationError(f"move {raw!r}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}")
+        raise NotationError(f"move {_quote(raw)}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}")
     if legal:
         name = pos.types[pos.piece[frm]].piece.name
         allowed = ", ".join(sorted({pos.catalogue.get(m.promotion).code for m in legal if m.promotion})) or "none"
         reason = f"the {name} cannot promote to {pos.catalogue.get(promotion).code} here; allowed: {allowed}"
     else:
         reason = refusal_reason(pos, frm, to)
-    raise IllegalMoveError(f"move {raw!r} is not legal: {reason}")
+    raise IllegalMoveError(f"move {_quote(raw)} is not legal: {reason}")
 
 
 def _other_refusal(pos: Position, frm: int, to: int, other: int) -> str:
@@ -461,10 +461,10 @@ def _parse_castle_san(pos: Position, raw: str, castle: str) -> Move:
         return found[0]
     if found:
         forms = ", ".join(sorted(_san_body(pos, m, legal) for m in found))
-        raise IllegalMoveError(f"move {raw!r}: several castling moves are legal; write one of {forms}")
+        raise IllegalMoveError(f"move {_quote(raw)}: several castling moves are legal; write one of {forms}")
     ended = outcome(pos)
     reason = f"the game is over: {ended.result.value} ({ended.reason})" if ended else _castling_blocked(pos, long_side)
-    raise IllegalMoveError(f"move {raw!r} is not legal: {reason}")
+    raise IllegalMoveError(f"move {_quote(raw)} is not legal: {reason}")
 
 
 def _castling_blocked(pos: Position, long_side: bool) -> str:

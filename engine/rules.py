@@ -160,7 +160,8 @@ def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) 
 
 
 def legal_moves(pos: Position) -> list[Move]:
-    """Every legal move of the side to move but battle moves (`battle_moves`): pseudo-legal moves that leave all its royals safe."""
+    """Every legal move of the side to move (battle moves apart: `battle_moves`): the pseudo-legal moves
+    that leave all its royals safe, only the jumped Hyena's while it must move."""
     side = pos.turn
     moves = pseudo_moves(pos, side)
     checked, sensitive = check_info(pos, side)

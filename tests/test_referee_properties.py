@@ -3,8 +3,8 @@
 At every ply: every listed move's coordinate and SAN-like text is unique and reads back as the
 same move (battle moves included); a listed move is accepted by parse_move + play and a random
 unlisted from/to is refused with the project's own error; the game has ended by checkmate or
-stalemate exactly when no move, battle moves included, is left. After the playout every pop
-restores the FEN and the hash, and the game record replays to the same position.
+stalemate exactly when no move, battle moves included, is left; the FEN reads back. After the
+playout every pop restores the FEN and the hash, and the game record replays to the same position.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import builtin_games
 from engine.kernel import EMPTY
-from engine.notation import format_move, format_san, parse_move
+from engine.notation import format_move, format_san, parse_fen, parse_move
 from engine.record import format_record, parse_record, record_of
 from engine.rules import battle_moves, outcome, play
 from tests.positions import crowded, random_deal, random_walk, spinal_lines, spinal_melee, start_of
@@ -86,6 +86,7 @@ def check_playout(pos, seed: int, plies: int, checked: int = 6) -> None:
         text = format_san(pos, m) if rng.random() < 0.5 else format_move(pos, m)
         play(pos, parse_move(pos, text))
         assert pos.stack[-1][0] == m, (text, pos.fen())
+        assert parse_fen(pos.fen(), pos.game).fen() == pos.fen()  # a reachable position is never refused
         fens.append(pos.fen())
         hashes.append(pos.hash)
     replayed = parse_record(format_record(record_of(pos)), "playout").position
