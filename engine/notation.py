@@ -17,7 +17,7 @@ from engine.game import GameDef, default_catalogue, load_game
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.position import SIDE_NAMES, DeckState, Position
-from engine.rules import battle_move, battle_step_options, outcome, refusal_reason, select_moves
+from engine.rules import battle_move, battle_step_options, has_legal_move, outcome, refusal_reason, select_moves
 from pieces.catalogue import Catalogue, Group
 
 SQUARE = re.compile(r"([a-p])([0-9]{1,2})")
@@ -489,7 +489,7 @@ def format_san(pos: Position, m: Move, legal: list[Move] | None = None) -> str:
     pos.push(m)
     try:
         if pos.is_check():
-            text += "#" if not pos.legal_moves() else "+"
+            text += "+" if has_legal_move(pos) else "#"
     finally:
         pos.pop()
     return text
