@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -77,7 +78,10 @@ def board_of(files: int, ranks: int) -> Board:
 
 def parse_board_size(text: str) -> Board:
     """A board from 'FxR' text such as '10x10'; raise BoardError otherwise."""
-    parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise BoardError(f"board {text!r}: expected FILESxRANKS, e.g. 8x8 or 12x12")
-    return board_of(int(parts[0]), int(parts[1]))
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise BoardError(f"board {text[:40]!r}: expected FILESxRANKS, e.g. 8x8 or 12x12")
+    return board_of(int(match[1]), int(match[2]))
+
+
+_SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})")  # ASCII digits: '8x²' and 5,000 digits are refused here

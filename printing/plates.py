@@ -159,14 +159,13 @@ def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceD
     data = read_deal_file(path)
     armies = {}
     for side in SIDES:
-        army = data[side]
-        rows = army.get("back_ranks") or [army.get("back_rank", [])]
-        ids = [piece_id for row in rows for piece_id in row] + list(army.get("extra_row", []))
-        if army.get("royal") and army["royal"] not in ids:
-            ids.append(army["royal"])
-        for key in ("pawns", "hand", "dopplegangers"):
-            ids.extend(army.get(key, []))
-        armies[side] = [catalogue.get(piece_id) for piece_id in ids if piece_id]
+        army = data.side(side)
+        rows = army.back_ranks or (army.back_rank,)
+        ids = [piece_id for row in rows for piece_id in row] + list(army.extra_row)
+        if army.royal not in ids:
+            ids.append(army.royal)
+        ids += [*army.pawns, *army.hand, *army.dopplegangers]
+        armies[side] = [catalogue.get(piece_id) for piece_id in ids]
     return armies
 
 
