@@ -15,7 +15,7 @@ def catalogue_option(command):
     """Add `--catalogue FILE` (repeatable) and pass the loaded catalogue as `catalogue`."""
 
     @click.option(
-        "--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
+        "--catalogue", "catalogue_files", multiple=True, type=click.Path(),
         help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.",
     )
     @wraps(command)

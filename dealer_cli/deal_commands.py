@@ -16,7 +16,7 @@ from engine.rng import fresh_seed
 from engine.setup import starting_fen
 from pieces.catalogue import Catalogue
 from printing.deal_sheet import write_deal_sheet
-from printing.files import write_atomic
+from printing.files import out_path, write_atomic
 
 BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedures()))
 
@@ -26,19 +26,19 @@ BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedur
 @click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True, help="Set-up procedure.")
 @click.option("--extra-row", type=click.Choice([row.value for row in ExtraRow]), default="none", show_default=True,
               help="10x10: a third row of pieces or spears; 12x12: a row of spears.")
-@click.option("--deck", "deck_file", type=click.Path(dir_okay=False), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
+@click.option("--deck", "deck_file", type=click.Path(), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
 @click.option("--big-deck", is_flag=True, help="Undealt piece cards become the draw stack for promotions.")
 @click.option("--max-imbalance", type=float, help="Re-deal until the armies' values differ by at most this much.")
 @click.option("--white-back", help="White's rows, back first: ids by file from a, commas; rows split by '/'. The royal's square may be left out.")
 @click.option("--black-back", help="Black's rows, as --white-back.")
 @click.option("--white-pawns", help="White's pawns by file from a (simplified: the one pawn chosen).")
 @click.option("--black-pawns", help="Black's pawns by file from a.")
-@click.option("--arrange", "arrange_file", type=click.Path(dir_okay=False), help="A TOML file with [white]/[black] rows and pawns.")
+@click.option("--arrange", "arrange_file", type=click.Path(), help="A TOML file with [white]/[black] rows and pawns.")
 @click.option("--interactive", is_flag=True, help="Ask each player in the terminal where the dealt cards go.")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
-@click.option("--save", type=click.Path(dir_okay=False), help="Write the deal JSON to this file (for --deal FILE).")
+@click.option("--save", type=click.Path(), help="Write the deal JSON to this file (for --deal FILE).")
 @click.option("--sheet", is_flag=True, help="Also write a printable deal sheet PDF under --out.")
-@click.option("--out", default="build", show_default=True, type=click.Path(file_okay=False), help="Folder for the deal sheet.")
+@click.option("--out", default="build", show_default=True, type=click.Path(), help="Folder for the deal sheet.")
 @catalogue_option
 def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, white_back, black_back, white_pawns,
                  black_pawns, arrange_file, interactive, as_json, save, sheet, out, catalogue: Catalogue) -> None:
@@ -61,7 +61,7 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
     if save:
         click.echo(f"deal saved to {write_atomic(save, json.dumps(data, indent=2) + chr(10))}", err=as_json)
     if sheet:
-        path = write_deal_sheet(game, catalogue, Path(out) / f"deal-{seed}.pdf")
+        path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"))
         click.echo(f"deal sheet written to {path}", err=as_json)
     if as_json:
         echo_json(data)

@@ -82,16 +82,17 @@ def _read_text(path: Path, kind: str, error: type[DealerError]) -> str:
         raise error(f"{path}: no such {kind} file") from None
     except (OSError, ValueError) as problem:
         raise error(f"{path}: cannot read the {kind} file ({getattr(problem, 'strerror', None) or problem})") from None
-    with os.fdopen(handle, "rb") as stream:
+    try:
         mode = os.fstat(handle).st_mode
         if stat.S_ISDIR(mode):
             raise error(f"{path}: is a folder; expected a {kind} file")
         if not stat.S_ISREG(mode):
             raise error(f"{path}: is a device, pipe or socket; expected a {kind} file")
-        try:
-            data = stream.read(MAX_BYTES + 1)
-        except OSError as problem:
-            raise error(f"{path}: cannot read the {kind} file ({problem.strerror})") from None
+        data = os.read(handle, MAX_BYTES + 1)
+    except OSError as problem:
+        raise error(f"{path}: cannot read the {kind} file ({problem.strerror})") from None
+    finally:
+        os.close(handle)
     if len(data) > MAX_BYTES:
         raise error(f"{path}: larger than {MAX_BYTES // 1024 // 1024} MiB; not a {kind} file")
     try:
