@@ -11,8 +11,8 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
-from printing.plates import DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, deal_armies, parse_bed, plates_folder, write_plates, write_side_plates
-from printing.files import file_stem, out_path, prepare_out_dir
+from printing.plates import DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates, write_side_plates
+from printing.files import check_target, file_stem, out_path, prepare_out_dir
 from printing.render_cache import write_render_png
 from printing.stl import pieces_folder, write_piece_stls
 
@@ -78,7 +78,7 @@ def plate_command(
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(prepare_out_dir(out_dir), options)
-    bed_mm = parse_bed(bed)
+    bed_mm, spacing_mm = parse_bed(bed), check_spacing(spacing_mm)
     if deal_file or army_game:
         if sets or games or piece_ids or copies != 1 or (deal_file and army_game):
             raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
@@ -111,7 +111,7 @@ def plate_command(
 def render_command(piece_id, out_file, colour, width_px, square_mm, catalogue: Catalogue) -> None:
     """Draw a piece in three-quarter view as a PNG with a transparent background."""
     piece = catalogue.get(piece_id)
-    path = Path(out_file) if out_file else out_path("build", "renders", f"{piece.id}-{colour}.png")
+    path = check_target(Path(out_file) if out_file else out_path("build", "renders", f"{piece.id}-{colour}.png"))
     write_render_png(piece, path, width_px, colour, square_mm)
     click.echo(str(path))
 

@@ -61,8 +61,7 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
     The target must be absent or a regular file: a symlink, folder or device is refused, never
     replaced. `check`, if given, reads the temporary file as written and raises to abandon it.
     """
-    path = Path(path)
-    _check_target(path)
+    path = check_target(Path(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -90,12 +89,12 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
     return path
 
 
-def _check_target(path: Path) -> None:
-    """Refuse to replace a symlink, folder, device, pipe or socket at the target."""
+def check_target(path: Path) -> Path:
+    """The path, unless a symlink, folder, device, pipe or socket is there (OutputError: never replaced)."""
     try:
         mode = path.lstat().st_mode
     except FileNotFoundError:
-        return
+        return path
     except OSError as error:
         raise OutputError(f"{path}: cannot write ({error.strerror})") from None
     if stat.S_ISLNK(mode):
@@ -104,6 +103,7 @@ def _check_target(path: Path) -> None:
         raise OutputError(f"{path}: is a folder; expected a file name")
     if not stat.S_ISREG(mode):
         raise OutputError(f"{path}: is a device, pipe or socket; not replaced")
+    return path
 
 
 def remove_stale_temporaries(folder: Path) -> None:

@@ -69,14 +69,20 @@ def parse_bed(text: str) -> tuple[float, float]:
     return float(match[1]), float(match[2])
 
 
+def check_spacing(spacing_mm: float) -> float:
+    """The gap between bases, if it is one a plate can have (1 to 100 mm)."""
+    if not 1.0 <= spacing_mm <= MAX_SPACING_MM:  # also refuses nan
+        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; use 1 to {MAX_SPACING_MM:g} mm between bases")
+    return spacing_mm
+
+
 def plan_plates(
     items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
     spacing_mm: float = DEFAULT_SPACING_MM,
 ) -> list[Plate]:
     """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
     width, depth = bed_mm
-    if not 1.0 <= spacing_mm <= MAX_SPACING_MM:  # also refuses nan
-        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; use 1 to {MAX_SPACING_MM:g} mm between bases")
+    check_spacing(spacing_mm)
     plates: list[list[Placement]] = [[]]
     x = y = row = EDGE_MM
     row_height = 0.0
