@@ -16,7 +16,7 @@ from engine.rng import fresh_seed
 from engine.setup import starting_fen
 from pieces.catalogue import Catalogue
 from printing.deal_sheet import write_deal_sheet
-from printing.files import check_target, out_path, write_atomic
+from printing.files import check_target, out_path, prepare_out_dir, write_atomic
 
 BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedures()))
 
@@ -46,6 +46,8 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
     procedure = find_procedure(board, extra_row)
     if save:
         check_target(Path(save))  # before dealing: a device, folder or symlink there is refused, never replaced
+    if sheet:
+        prepare_out_dir(out)
     if big_deck and procedure.simplified:
         raise DealError("--big-deck needs a full deal; the simplified game promotes as in standard chess")
     seed = fresh_seed() if seed is None else seed

@@ -166,7 +166,8 @@ ROWS: list[Row] = [
           representative=name == "rows-int")
       for name, fragment in (("rows-int", "white.rows: expected a list"), ("rows-ints", "white.rows[0]: expected a list"),
                              ("pawns-int", "white.pawns: expected a list"), ("back-rank-int", "white.back_rank: expected"))],
-    Row("deck-wrong-type", ("deal", "--seed", "42", "--deck", "deal/deck-wrong-type.toml"), "royals: expected a list"),
+    Row("deck-wrong-type", ("deal", "--seed", "42", "--deck", "deal/deck-wrong-type.toml"), "royals: expected a list",
+        representative=True),
     *[Row(f"profile-{name}", ("cards", "--piece", "knight", "--profile", f"prof/{name}.toml", "--pictures", "silhouette",
                               "--out", "out"), fragment, representative=name == "nan-width")
       for name, fragment in (("inf-width", "page_width_pt: expected a number <= 14400"),
