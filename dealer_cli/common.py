@@ -25,6 +25,19 @@ def catalogue_option(command):
     return wrapper
 
 
+class WholeNumber(click.ParamType):
+    """An integer written plainly: ASCII digits, an optional minus, at most 100 digits (no '1_000' or '４２')."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            return value
+        if not re.fullmatch(r"-?[0-9]{1,100}", value):
+            self.fail(f"{value[:40]!r} is not a whole number written with the digits 0-9", param, ctx)
+        return int(value)
+
+
 def echo_json(data: object) -> None:
     """Print data as indented JSON, with [dx, dy] pairs kept on one line."""
     text = json.dumps(data, indent=2, ensure_ascii=False)

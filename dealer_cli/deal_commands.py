@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dealer_cli.common import catalogue_option, echo_json
+from dealer_cli.common import WholeNumber, catalogue_option, echo_json
 from engine.arrangement import Choice, arrange, load_choices, parse_rows
 from engine.deal_record import DealtGame, deal_json
 from engine.dealing import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
@@ -22,7 +22,7 @@ BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedur
 
 
 @click.command("deal")
-@click.option("--seed", type=int, help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
+@click.option("--seed", type=WholeNumber(), help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
 @click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True, help="Set-up procedure.")
 @click.option("--extra-row", type=click.Choice([row.value for row in ExtraRow]), default="none", show_default=True,
               help="10x10: a third row of pieces or spears; 12x12: a row of spears.")

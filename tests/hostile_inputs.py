@@ -199,7 +199,7 @@ ROWS: list[Row] = [
                            "--catalogue", "cat/evil-sets.toml"), "sets[0]: expected lowercase", representative=True),
     Row("escape-rel-game", ("backs", "--game", "../../../../rel-game", "--layout", "interleaved", "--pictures", "silhouette",
                             "--out", "esc/o4/a/b", "--catalogue", "cat/evil-sets.toml"), "sets[0]: expected lowercase"),
-    Row("seed-abc", ("deal", "--seed", "abc"), "--seed: 'abc' is not a valid integer", status=2, representative=True),
+    Row("seed-abc", ("deal", "--seed", "abc"), "--seed: 'abc' is not a whole number", status=2, representative=True),
     Row("depth-13", ("perft", "chess", "--depth", "13"), "--depth", status=2),
     Row("unknown-command", ("shuffle",), "No such command", status=2),
     Row("group-nosuch", ("catalogue", "--group", "nosuch"), "--group: 'nosuch' is not one of", status=2),
