@@ -108,7 +108,7 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
 @click.option("--out", "out_dir", default="build", show_default=True, type=click.Path())
 def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
     """Print a two-sided sheet that measures your printer's front/back offset."""
-    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), Path(out_dir))
+    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), prepare_out_dir(out_dir))
     click.echo(f"wrote {path}: print it double-sided at 100 %, then follow the steps on the sheet")
 
 
@@ -123,7 +123,7 @@ def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
 @catalogue_option
 def diagram_command(piece_id, fmt, whole_card, dpi, bleed, pictures, out_dir, catalogue: Catalogue) -> None:
     """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
-    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
+    path = print_diagram(catalogue, piece_id, Format(fmt), prepare_out_dir(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
     click.echo(f"wrote {path}")
 
 

@@ -85,9 +85,9 @@ def _read_text(path: Path, kind: str, error: type[DealerError]) -> str:
     try:
         mode = os.fstat(handle).st_mode
         if stat.S_ISDIR(mode):
-            raise error(f"{path}: is a folder; expected a {kind} file")
+            raise error(f"{path}: is a folder; give the {kind} file itself")
         if not stat.S_ISREG(mode):
-            raise error(f"{path}: is a device, pipe or socket; expected a {kind} file")
+            raise error(f"{path}: is a device, pipe or socket, not a file; give the {kind} file itself")
         data = os.read(handle, MAX_BYTES + 1)
     except OSError as problem:
         raise error(f"{path}: cannot read the {kind} file ({problem.strerror})") from None

@@ -97,6 +97,7 @@ def make_inputs(folder: Path, deal: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     (folder / "dirs" / "a-folder").mkdir(parents=True, exist_ok=True)
+    (folder / "dirs" / "game.toml").mkdir(exist_ok=True)
     (folder / "out-file").write_text("not a folder\n")
     (folder / "links" / "real.json").parent.mkdir(parents=True, exist_ok=True)
     (folder / "links" / "real.json").write_text("{}\n")
@@ -141,6 +142,39 @@ def _deal_file_rows() -> list[Row]:
             rows.append(Row(f"{command}-deal-{name}", args + (("--pictures", "silhouette") if command == "cards" else ()),
                             fragment, representative=name == "back-rank-mixed"))
     return rows
+
+
+def _usage_rows() -> list[Row]:
+    """Appendix A4: click's usage errors, now one line each (status 2)."""
+    cases = [
+        (("deal", "--seed", "1.5"), "--seed"), (("deal", "--seed", ""), "--seed"), (("deal", "--seed", "0x10"), "--seed"),
+        (("deal", "--seed", "9" * 5000), "--seed"), (("deal", "--board", "9x9"), "--board"),
+        (("deal", "--board", "0x0"), "--board"), (("deal", "--board", "100x100"), "--board"),
+        (("deal", "--max-imbalance", "abc"), "--max-imbalance"), (("pieces", "--square-mm", "abc"), "--square-mm"),
+        (("diagram", "knight", "--dpi", "abc"), "--dpi"), (("render", "knight", "--width", "31"), "--width"),
+        (("render", "knight", "--width", "4001"), "--width"), (("perft", "chess", "--depth", "-1"), "--depth"),
+        (("perft", "chess", "--depth", "13"), "--depth"), (("catalogue", "--group", "nosuch"), "--group: 'nosuch' is not one of"),
+        (("render", "knight", "--colour", "red"), "--colour"), (("diagram", "knight", "--format", "jpg"), "--format"),
+        (("backs", "--duplex", "sideways"), "--duplex"), (("deal", "--bogus"), "No such option"),
+    ]
+    return [Row(f"usage-{'-'.join(args)[:40]}", args, fragment, status=2) for args, fragment in cases]
+
+
+def _folder_as_file_rows() -> list[Row]:
+    """A folder where a file is expected: our own one line, status 1."""
+    cases = [
+        ("catalogue", "--catalogue", "dirs/a-folder"), ("deal", "--deck", "dirs/a-folder"),
+        ("deal", "--arrange", "dirs/a-folder"), ("cards", "--deal", "dirs/a-folder", "--out", "out"),
+        ("plate", "--deal", "dirs/a-folder", "--out", "out"), ("moves", "dirs/game.toml"),
+    ]
+    return [Row(f"folder-as-file-{args[0]}-{args[1]}", args, "is a folder; give the") for args in cases]
+
+
+def _file_as_out_rows() -> list[Row]:
+    """A file where the output folder is expected: our own one line, status 1."""
+    commands = [("cards", "--piece", "knight"), ("backs", "--piece", "knight"), ("calibrate",), ("diagram", "knight"),
+                ("kit",), ("pieces", "--piece", "knight"), ("plate", "--piece", "knight"), ("deal", "--sheet")]
+    return [Row(f"file-as-out-{command[0]}", (*command, "--out", "out-file"), "out-file") for command in commands]
 
 
 ROWS: list[Row] = [
@@ -200,9 +234,10 @@ ROWS: list[Row] = [
     Row("escape-rel-game", ("backs", "--game", "../../../../rel-game", "--layout", "interleaved", "--pictures", "silhouette",
                             "--out", "esc/o4/a/b", "--catalogue", "cat/evil-sets.toml"), "sets[0]: expected lowercase"),
     Row("seed-abc", ("deal", "--seed", "abc"), "--seed: 'abc' is not a whole number", status=2, representative=True),
-    Row("depth-13", ("perft", "chess", "--depth", "13"), "--depth", status=2),
     Row("unknown-command", ("shuffle",), "No such command", status=2),
-    Row("group-nosuch", ("catalogue", "--group", "nosuch"), "--group: 'nosuch' is not one of", status=2),
+    *_usage_rows(),
+    *_folder_as_file_rows(),
+    *_file_as_out_rows(),
 ]
 
 
