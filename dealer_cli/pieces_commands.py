@@ -11,8 +11,11 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
-from printing.plates import DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates, write_side_plates
 from printing.files import check_target, file_stem, out_path, prepare_out_dir
+from printing.plates import (
+    DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,
+    write_side_plates,
+)
 from printing.render_cache import write_render_png
 from printing.stl import pieces_folder, write_piece_stls
 
@@ -83,7 +86,8 @@ def plate_command(
         if sets or games or piece_ids or copies != 1 or (deal_file and army_game):
             raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
         armies = deal_armies(deal_file, catalogue) if deal_file else army_pieces(army_game, catalogue)
-        target = out_path(folder, file_stem(Path(deal_file).stem, "deal") if deal_file else f"army-{file_stem(Path(army_game).stem, 'game')}")
+        name = file_stem(Path(deal_file).stem, "deal") if deal_file else "army-" + file_stem(Path(army_game).stem, "game")
+        target = out_path(folder, name)
         what = "this deal" if deal_file else f"the start of {army_game}"
         with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
             paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,

@@ -57,7 +57,7 @@ Code = pattern(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters", 3)
 RankKey = pattern(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ...")
 Betza = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
 Names = Annotated[list[Id], msgspec.Meta(max_length=100)]
-MAX_PIECES_PER_FILE = 2000
+MAX_PIECES_PER_FILE = 500  # the built-in catalogue has 87
 
 
 class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
