@@ -44,14 +44,20 @@ Text = one_line(2000)
 Notes = pattern(r"\A[^\x00-\x08\x0b-\x1f\x7f-\x9f]*\Z", "text without control characters", 20_000)
 
 
+def shown(path: str | Path) -> str:
+    """A path as an error message shows it: as typed, or quoted with escapes if it holds control characters."""
+    text = str(path)
+    return repr(text) if re.search(f"[{CONTROL}]", text) else text
+
+
 def read_toml(path: str | Path, kind: str, error: type[DealerError], shape: type[T] | None = None) -> Any:
     """The TOML file read and (with a shape) converted to it; raise `error` naming file and field."""
     text = _read_text(Path(path), kind, error)
     try:
         data = tomllib.loads(text)
     except (ValueError, RecursionError) as problem:  # TOMLDecodeError, 5,000-digit numbers, deep nesting
-        raise error(f"{path}: not valid TOML ({_parse_problem(problem)})") from None
-    return data if shape is None else convert(data, shape, str(path), error)
+        raise error(f"{shown(path)}: not valid TOML ({_parse_problem(problem)})") from None
+    return data if shape is None else convert(data, shape, shown(path), error)
 
 
 def read_json(path: str | Path, kind: str, error: type[DealerError], shape: type[T] | None = None) -> Any:
@@ -60,8 +66,8 @@ def read_json(path: str | Path, kind: str, error: type[DealerError], shape: type
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as problem:
-        raise error(f"{path}: not valid JSON ({_parse_problem(problem)})") from None
-    return data if shape is None else convert(data, shape, str(path), error)
+        raise error(f"{shown(path)}: not valid JSON ({_parse_problem(problem)})") from None
+    return data if shape is None else convert(data, shape, shown(path), error)
 
 
 def convert(data: Any, shape: type[T], where: str, error: type[DealerError]) -> T:
@@ -79,26 +85,26 @@ def _read_text(path: Path, kind: str, error: type[DealerError]) -> str:
     try:
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe must not block the open
     except FileNotFoundError:
-        raise error(f"{path}: no such {kind} file") from None
+        raise error(f"{shown(path)}: no such {kind} file") from None
     except (OSError, ValueError) as problem:
-        raise error(f"{path}: cannot read the {kind} file ({getattr(problem, 'strerror', None) or problem})") from None
+        raise error(f"{shown(path)}: cannot read the {kind} file ({getattr(problem, 'strerror', None) or problem})") from None
     try:
         mode = os.fstat(handle).st_mode
         if stat.S_ISDIR(mode):
-            raise error(f"{path}: is a folder; give the {kind} file itself")
+            raise error(f"{shown(path)}: is a folder; give the {kind} file itself")
         if not stat.S_ISREG(mode):
-            raise error(f"{path}: is a device, pipe or socket, not a file; give the {kind} file itself")
+            raise error(f"{shown(path)}: is a device, pipe or socket, not a file; give the {kind} file itself")
         data = os.read(handle, MAX_BYTES + 1)
     except OSError as problem:
-        raise error(f"{path}: cannot read the {kind} file ({problem.strerror})") from None
+        raise error(f"{shown(path)}: cannot read the {kind} file ({problem.strerror})") from None
     finally:
         os.close(handle)
     if len(data) > MAX_BYTES:
-        raise error(f"{path}: larger than {MAX_BYTES // 1024 // 1024} MiB; not a {kind} file")
+        raise error(f"{shown(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB; not a {kind} file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
-        raise error(f"{path}: not UTF-8 text ({problem.reason} at byte {problem.start})") from None
+        raise error(f"{shown(path)}: not UTF-8 text ({problem.reason} at byte {problem.start})") from None
 
 
 def _no_constant(name: str) -> Any:

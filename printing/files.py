@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from pieces.datafile import shown
 from pieces.errors import DealerError
 
 TEMP_MARK = ".dealer-tmp-"  # temporary files are named .NAME.dealer-tmp-PID-RANDOM
@@ -33,7 +34,7 @@ def out_path(out_dir: str | Path, *names: str) -> Path:
     parts = [part for name in names for part in name.split("/")]
     for part in parts:
         if part in ("", ".", "..") or _UNSAFE.search(part) or len(part.encode()) > MAX_NAME_BYTES:
-            raise OutputError(f"{part[:60]!r} cannot be a file name under {out_dir} (a separator, '..', a control character or too long)")
+            raise OutputError(f"{part[:60]!r} cannot be a file name under {shown(out_dir)} (a separator, '..', a control character or too long)")
     return Path(out_dir).joinpath(*parts)
 
 
@@ -51,7 +52,7 @@ def prepare_out_dir(out_dir: str | Path) -> Path:
         with tempfile.TemporaryFile(dir=out_dir):
             pass
     except OSError as error:
-        raise OutputError(f"{out_dir}: cannot create the folder or write in it ({error.strerror})") from None
+        raise OutputError(f"{shown(out_dir)}: cannot create the folder or write in it ({error.strerror})") from None
     return out_dir
 
 
@@ -65,7 +66,7 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"{path.parent}: cannot create the folder ({error.strerror})") from None
+        raise OutputError(f"{shown(path.parent)}: cannot create the folder ({error.strerror})") from None
     remove_stale_temporaries(path.parent)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     temporary = None
@@ -82,7 +83,7 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
         temporary = None
         _sync_folder(path.parent)
     except OSError as error:
-        raise OutputError(f"{path}: cannot write ({error.strerror})") from None
+        raise OutputError(f"{shown(path)}: cannot write ({error.strerror})") from None
     finally:
         if temporary:
             Path(temporary).unlink(missing_ok=True)
@@ -96,13 +97,13 @@ def check_target(path: Path) -> Path:
     except FileNotFoundError:
         return path
     except OSError as error:
-        raise OutputError(f"{path}: cannot write ({error.strerror})") from None
+        raise OutputError(f"{shown(path)}: cannot write ({error.strerror})") from None
     if stat.S_ISLNK(mode):
-        raise OutputError(f"{path}: is a symbolic link; not replaced (write to the file it points to instead)")
+        raise OutputError(f"{shown(path)}: is a symbolic link; not replaced (write to the file it points to instead)")
     if stat.S_ISDIR(mode):
-        raise OutputError(f"{path}: is a folder; expected a file name")
+        raise OutputError(f"{shown(path)}: is a folder; expected a file name")
     if not stat.S_ISREG(mode):
-        raise OutputError(f"{path}: is a device, pipe or socket; not replaced")
+        raise OutputError(f"{shown(path)}: is a device, pipe or socket; not replaced")
     return path
 
 
