@@ -90,3 +90,19 @@ def test_sigterm_ends_a_run_like_ctrl_c_and_leaves_no_temporary(tmp_path):
     stderr = run.communicate(timeout=60)[1]
     assert run.returncode == 1 and stderr.strip().splitlines()[-1] == "Aborted!"
     assert not [p for p in folder.iterdir() if TEMP_MARK in p.name]
+
+
+def test_data_files_are_read_only_from_regular_files_of_bounded_size(tmp_path, monkeypatch):
+    from pieces import datafile
+    from pieces.errors import CatalogueError
+
+    os.mkfifo(tmp_path / "pipe.toml")  # opening it must not block
+    (tmp_path / "big.toml").write_text("a = 1\n" * 100)
+    (tmp_path / "latin.toml").write_bytes(b'name = "caf\xe9"\n')
+    (tmp_path / "bom.toml").write_bytes(b'\xef\xbb\xbfname = "caf\xc3\xa9"\n')
+    monkeypatch.setattr(datafile, "MAX_BYTES", 100)
+    for name, problem in (("pipe.toml", "is a device, pipe or socket"), (".", "is a folder"),
+                          ("big.toml", "larger than"), ("latin.toml", "not UTF-8"), ("none.toml", "no such")):
+        with pytest.raises(CatalogueError, match=problem):
+            datafile.read_toml(tmp_path / name, "catalogue", CatalogueError)
+    assert datafile.read_toml(tmp_path / "bom.toml", "catalogue", CatalogueError) == {"name": "café"}
