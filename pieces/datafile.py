@@ -75,7 +75,8 @@ def convert(data: Any, shape: type[T], where: str, error: type[DealerError]) -> 
     try:
         return msgspec.convert(data, shape, strict=True)
     except msgspec.ValidationError as problem:
-        raise error(f"{where}: {_explain(str(problem), data, shape)}") from None
+        explained = re.sub(f"[{CONTROL}]", lambda m: repr(m[0])[1:-1], _explain(str(problem), data, shape))
+        raise error(f"{where}: {explained}") from None
     except RecursionError:
         raise error(f"{where}: nested too deeply") from None
 
@@ -128,15 +129,14 @@ _LOCATION = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 
 def _explain(message: str, data: Any, shape: type) -> str:
     """msgspec's 'Expected `int`, got `str` - at `$.a[0]`' as "a[0]: expected a whole number; found 'x'"."""
-    text, _, location = message.partition(" - at `")
-    in_key = location.startswith("key` in `")
-    location = location.removeprefix("key` in `").rstrip("`")
+    located = re.fullmatch(r"(.*) - at `(key` in `)?(\$[^`]*)`", message, re.DOTALL)
+    text, in_key, location = located.groups() if located else (message, None, "$")
     steps = [name or int(index) for name, index in _LOCATION.findall(location)]
     field = location[2:] if location.startswith("$.") else location[1:]
     field = f"{field} key" if in_key and field else "key" if in_key else field
-    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text)
-    missing = re.fullmatch(r"Object missing required field `(.*)`", text)
-    bad_choice = re.fullmatch(r"Invalid enum value (.*)", text)
+    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text, re.DOTALL)
+    missing = re.fullmatch(r"Object missing required field `(.*)`", text, re.DOTALL)
+    bad_choice = re.fullmatch(r"Invalid enum value (.*)", text, re.DOTALL)
     if unknown:
         text = f"unknown key {unknown[1]!r}; allowed: {', '.join(_allowed_at(shape, steps))}"
     elif missing:
