@@ -23,7 +23,7 @@ def _battle_option(command):
 def _position_options(command):
     command = click.option("--moves", default=None, help="Moves to play first, comma-separated, coordinate or SAN-like: e2e4,e7e5 or e4,e5.")(command)
     command = click.option("--fen", default=None, help="Start from this FEN instead (docs/notation.md).")(command)
-    command = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None,
+    command = click.option("--deal", "deal_file", type=click.Path(), default=None,
                            help="Start from a saved deal (dealer deal --save FILE).")(command)
     return click.argument("game", required=False)(command)
 

@@ -73,18 +73,9 @@ def load_position(
 
 
 def _read_deal(path: str):
-    """(game, fen) of a deal file: JSON with `fen` and `game` (or `board`, read as Dealer's on that board)."""
-    from engine.errors import GameError
+    """(game, fen) of a saved deal file, read through the one validated deal reader."""
+    from engine.deal_record import read_deal_file
     from engine.game import load_game
-    from pieces.datafile import read_json
 
-    data = read_json(path, "deal", GameError)
-    if not isinstance(data, dict) or not isinstance(data.get("fen"), str):
-        raise GameError(f"{path}: not a deal file; expected a JSON object with a 'fen'")
-    name = data.get("game")
-    if not isinstance(name, str):
-        board = data.get("board")
-        if not isinstance(board, str):
-            raise GameError(f"{path}: the deal names neither a 'game' nor a 'board'")
-        name = f"dealers-{board}"
-    return load_game(name), data["fen"]
+    data = read_deal_file(path)
+    return load_game(data.game), data.fen
