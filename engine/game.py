@@ -57,6 +57,13 @@ class Captured(Enum):
     OWNER = "owner"  # Spinal Tap: the owner may promote to it later
 
 
+class Draws(Enum):
+    """How threefold repetition and the fifty-move rule end a game."""
+
+    CLAIM = "claim"  # as in FIDE chess: the player to move may claim them; fivefold and 75 moves end it
+    AUTOMATIC = "automatic"  # a house rule: threefold repetition and fifty moves end the game at once
+
+
 @dataclass(frozen=True, slots=True)
 class GameDef:
     """One game: the board, how it starts and the rules that differ between games."""
@@ -73,12 +80,19 @@ class GameDef:
     pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
     shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
     battle_move: bool = False  # Spinal Tap: once a game, several pawns and crabs step forward together
+    promotion_optional: bool = False  # a pawn reaching its zone may stay a pawn (Spinal Tap's "may promote")
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
     seed: str = ""
     notes: str = ""
 
     @property
     def corner_castling(self) -> bool:
         return self.castling_partners == ("corner",)
+
+    def is_light(self, square: int) -> bool:
+        """Whether a square is light on this game's board (a1 is dark unless `light_a1`)."""
+        return self.board.is_light(square) != self.light_a1
 
 
 def game_files() -> list[Path]:
@@ -122,6 +136,9 @@ class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pawn_rank: Annotated[int, msgspec.Meta(ge=1, le=MAX_RANKS)] = 2  # White's pawn row, from 1
     shared_extras: bool = False
     battle_move: bool = False
+    promotion_optional: bool = False
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False
     seed: Text = ""
     notes: Notes = ""
 
@@ -139,7 +156,9 @@ def read_game_file(path: Path) -> GameDef:
         id=data.id, name=data.name, board=board, start=data.start, castling=data.castling,
         castling_partners=data.castling_partners, promotion=data.promotion,
         promotion_pieces=data.promotion_pieces, captured=data.captured, pawn_rank=data.pawn_rank - 1,
-        shared_extras=data.shared_extras, battle_move=data.battle_move, seed=data.seed, notes=data.notes,
+        shared_extras=data.shared_extras, battle_move=data.battle_move,
+        promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
+        seed=data.seed, notes=data.notes,
     )
 
 
