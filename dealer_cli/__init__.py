@@ -1,12 +1,15 @@
 """The `dealer` command: each subcommand parses options, calls one library function, reports.
 
 Command modules are imported only when their command runs, so `dealer deal` does not pay for
-numpy, manifold3d or reportlab.
+numpy, manifold3d or reportlab. Every error ends as one line on stderr: the toolkit's own errors
+and a user's file problems with exit 1, click's usage errors with exit 2.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
 
 import click
@@ -30,10 +33,11 @@ COMMAND_MODULES = {
     "plate": "pieces_commands",
     "render": "pieces_commands",
 }
+DEBUG_VARIABLE = "DEALER_DEBUG"  # set to 1 to see the traceback behind an unexpected error
 
 
 class DealerGroup(click.Group):
-    """A click group that loads commands lazily and turns the toolkit's errors into one line, exit 1."""
+    """A click group that loads commands lazily and reports every error in one line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMAND_MODULES)
@@ -49,8 +53,54 @@ class DealerGroup(click.Group):
         try:
             return super().invoke(ctx)
         except DealerError as error:
-            click.echo(f"error: {error}", err=True)
+            _fail(str(error), 1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt, EOFError):
+            raise
+        except Exception as error:  # a safety net only: real fixes raise DealerError where the input is read
+            if os.environ.get(DEBUG_VARIABLE):
+                raise
+            command = " ".join(["dealer", *filter(None, [ctx.invoked_subcommand])])
+            _fail(f"{command}: unexpected {type(error).__name__}: {_first_line(error)} (please report this)", 1)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Run, printing click's usage errors in one line (exit 2) instead of three."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            _fail(_usage_line(error), error.exit_code)
+        except click.ClickException as error:
+            _fail(error.format_message(), error.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)  # Ctrl-C or SIGTERM; temporary files are already removed
             sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def _usage_line(error: click.UsageError) -> str:
+    """'--seed: 'abc' is not a valid integer (see dealer deal --help)' from a click usage error."""
+    ctx = error.ctx
+    where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    message = error.format_message()
+    if type(error) is click.BadParameter and error.param is not None and ctx is not None:
+        message = f"{error.param.get_error_hint(ctx).replace(chr(39), '')}: {error.message}"
+    return f"{_first_line(message).rstrip('.')}{where}"
+
+
+def _first_line(error: object) -> str:
+    lines = str(error).strip().splitlines() or [""]
+    return lines[0][:300]
+
+
+def _fail(message: str, status: int) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(status)
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM ends the run like Ctrl-C: temporary files are removed on the way out."""
+    raise KeyboardInterrupt
 
 
 @click.group(cls=DealerGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,4 +110,5 @@ def cli() -> None:
 
 def main() -> None:
     """Console entry point."""
+    signal.signal(signal.SIGTERM, _terminate)
     cli(prog_name="dealer")

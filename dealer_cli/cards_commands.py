@@ -12,9 +12,10 @@ from engine.deal_record import cards_in_play, read_deal_file
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
 from printing.card_jobs import (
-    DeckRequest, Format, PictureMode, check_out_dir, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
+    DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
 )
 from printing.card_pdfs import BackLayout, BackOptions
+from printing.files import prepare_out_dir
 from printing.kit import KitContext, build_kit, kit_units
 from printing.sheets import DEFAULT_PROFILE, Duplex
 
@@ -23,8 +24,8 @@ def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(part) for part in text.split(","))
     except ValueError:
-        raise DealerError(f"--back-offset {text!r}: expected X,Y in mm, e.g. 1.5,-0.5") from None
-    if abs(x) > 20 or abs(y) > 20:
+        raise DealerError(f"--back-offset {text[:40]!r}: expected X,Y in mm, e.g. 1.5,-0.5") from None
+    if not (abs(x) <= 20 and abs(y) <= 20):  # also refuses nan
         raise DealerError(f"--back-offset {text!r}: offsets are at most 20 mm each way")
     return (x, y)
 
@@ -40,7 +41,7 @@ def deck_options(command):
         click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
                      help="Sheet profile: letter-2x4-perforated, letter-cut, a4-cut, pod, or a .toml file."),
         click.option("--legend/--no-legend", default=None, help="Add the legend sheet (default: with whole sets)."),
-        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False),
+        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),
     )
     for option in reversed(options):
@@ -61,7 +62,7 @@ PICTURES = click.option(
 @click.command("cards")
 @deck_options
 @PICTURES
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+@click.option("--deal", "deal_file", type=click.Path(),
               help="Only the cards in play in a deal saved by `dealer deal --save FILE`.")
 @catalogue_option
 def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, deal_file, catalogue: Catalogue) -> None:
@@ -70,7 +71,7 @@ def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pict
         piece_ids = (*piece_ids, *cards_in_play(read_deal_file(deal_file)))
     request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
     pages = deck_pages(catalogue, request)
-    check_out_dir(Path(out_dir))
+    prepare_out_dir(out_dir)
     with click.progressbar(length=pages, label="card fronts", file=sys.stderr) as bar:
         path, pages = print_cards(catalogue, request, Path(out_dir), bar.update)
     click.echo(f"wrote {path} ({pages} pages)")
@@ -93,7 +94,7 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
     request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
     options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset))
     pages = deck_pages(catalogue, request, options.layout)
-    check_out_dir(Path(out_dir))
+    prepare_out_dir(out_dir)
     with click.progressbar(length=pages, label="card backs",
                            file=sys.stderr) as bar:
         path, pages = print_backs(catalogue, request, options, Path(out_dir), bar.update)
@@ -104,10 +105,10 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
 @click.option("--profile", default=DEFAULT_PROFILE, show_default=True, help="Sheet profile (for the page size).")
 @click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True)
 @click.option("--back-offset", "back_offset", default="0,0", show_default=True, help="Check an offset: X,Y in mm.")
-@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path())
 def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
     """Print a two-sided sheet that measures your printer's front/back offset."""
-    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), Path(out_dir))
+    path = print_calibration(profile, Duplex(duplex), _offset(back_offset), prepare_out_dir(out_dir))
     click.echo(f"wrote {path}: print it double-sided at 100 %, then follow the steps on the sheet")
 
 
@@ -118,21 +119,21 @@ def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
 @click.option("--dpi", default=300, show_default=True, help="Resolution of a PNG.")
 @click.option("--bleed", is_flag=True, help="With --card: add 1/8 in bleed all round (print-on-demand).")
 @PICTURES
-@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path())
 @catalogue_option
 def diagram_command(piece_id, fmt, whole_card, dpi, bleed, pictures, out_dir, catalogue: Catalogue) -> None:
     """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
-    path = print_diagram(catalogue, piece_id, Format(fmt), Path(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
+    path = print_diagram(catalogue, piece_id, Format(fmt), prepare_out_dir(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
     click.echo(f"wrote {path}")
 
 
 @click.command("kit")
-@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False))
+@click.option("--out", "out_dir", default="build", show_default=True, type=click.Path())
 @PICTURES
 @catalogue_option
 def kit_command(out_dir, pictures, catalogue: Catalogue) -> None:
     """Write everything printable for the starter kit into one folder, with a how-to-print note."""
-    check_out_dir(Path(out_dir))
+    prepare_out_dir(out_dir)
     with click.progressbar(length=1, label="starter kit", file=sys.stderr) as bar:
         ctx = KitContext(catalogue, Path(out_dir), bar.update, PictureMode(pictures))
         bar.length = kit_units(ctx)

@@ -15,7 +15,7 @@ def catalogue_option(command):
     """Add `--catalogue FILE` (repeatable) and pass the loaded catalogue as `catalogue`."""
 
     @click.option(
-        "--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
+        "--catalogue", "catalogue_files", multiple=True, type=click.Path(),
         help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.",
     )
     @wraps(command)
@@ -23,6 +23,19 @@ def catalogue_option(command):
         return command(*args, catalogue=load_catalogue(catalogue_files), **kwargs)
 
     return wrapper
+
+
+class WholeNumber(click.ParamType):
+    """An integer written plainly: ASCII digits, an optional minus, at most 100 digits (no '1_000' or '４２')."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            return value
+        if not re.fullmatch(r"-?[0-9]{1,100}", value):
+            self.fail(f"{value[:40]!r} is not a whole number written with the digits 0-9", param, ctx)
+        return int(value)
 
 
 def echo_json(data: object) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dealer_cli.common import catalogue_option, echo_json
+from dealer_cli.common import WholeNumber, catalogue_option, echo_json
 from engine.arrangement import Choice, arrange, load_choices, parse_rows
 from engine.deal_record import DealtGame, deal_json
 from engine.dealing import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
@@ -16,34 +16,38 @@ from engine.rng import fresh_seed
 from engine.setup import starting_fen
 from pieces.catalogue import Catalogue
 from printing.deal_sheet import write_deal_sheet
-from printing.files import write_atomic
+from printing.files import check_target, out_path, prepare_out_dir, write_atomic
 
 BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedures()))
 
 
 @click.command("deal")
-@click.option("--seed", type=int, help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
+@click.option("--seed", type=WholeNumber(), help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
 @click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True, help="Set-up procedure.")
 @click.option("--extra-row", type=click.Choice([row.value for row in ExtraRow]), default="none", show_default=True,
               help="10x10: a third row of pieces or spears; 12x12: a row of spears.")
-@click.option("--deck", "deck_file", type=click.Path(dir_okay=False), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
+@click.option("--deck", "deck_file", type=click.Path(), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
 @click.option("--big-deck", is_flag=True, help="Undealt piece cards become the draw stack for promotions.")
 @click.option("--max-imbalance", type=float, help="Re-deal until the armies' values differ by at most this much.")
 @click.option("--white-back", help="White's rows, back first: ids by file from a, commas; rows split by '/'. The royal's square may be left out.")
 @click.option("--black-back", help="Black's rows, as --white-back.")
 @click.option("--white-pawns", help="White's pawns by file from a (simplified: the one pawn chosen).")
 @click.option("--black-pawns", help="Black's pawns by file from a.")
-@click.option("--arrange", "arrange_file", type=click.Path(dir_okay=False), help="A TOML file with [white]/[black] rows and pawns.")
+@click.option("--arrange", "arrange_file", type=click.Path(), help="A TOML file with [white]/[black] rows and pawns.")
 @click.option("--interactive", is_flag=True, help="Ask each player in the terminal where the dealt cards go.")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
-@click.option("--save", type=click.Path(dir_okay=False), help="Write the deal JSON to this file (for --deal FILE).")
+@click.option("--save", type=click.Path(), help="Write the deal JSON to this file (for --deal FILE).")
 @click.option("--sheet", is_flag=True, help="Also write a printable deal sheet PDF under --out.")
-@click.option("--out", default="build", show_default=True, type=click.Path(file_okay=False), help="Folder for the deal sheet.")
+@click.option("--out", default="build", show_default=True, type=click.Path(), help="Folder for the deal sheet.")
 @catalogue_option
 def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, white_back, black_back, white_pawns,
                  black_pawns, arrange_file, interactive, as_json, save, sheet, out, catalogue: Catalogue) -> None:
     """Deal both armies as the rules say, reproducibly from a seed."""
     procedure = find_procedure(board, extra_row)
+    if save:
+        check_target(Path(save))  # before dealing: a device, folder or symlink there is refused, never replaced
+    if sheet:
+        prepare_out_dir(out)
     if big_deck and procedure.simplified:
         raise DealError("--big-deck needs a full deal; the simplified game promotes as in standard chess")
     seed = fresh_seed() if seed is None else seed
@@ -61,7 +65,7 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
     if save:
         click.echo(f"deal saved to {write_atomic(save, json.dumps(data, indent=2) + chr(10))}", err=as_json)
     if sheet:
-        path = write_deal_sheet(game, catalogue, Path(out) / f"deal-{seed}.pdf")
+        path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"))
         click.echo(f"deal sheet written to {path}", err=as_json)
     if as_json:
         echo_json(data)

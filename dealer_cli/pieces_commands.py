@@ -11,7 +11,11 @@ from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
-from printing.plates import DEFAULT_SPACING_MM, army_pieces, deal_armies, parse_bed, plates_folder, write_plates, write_side_plates
+from printing.files import check_target, file_stem, out_path, prepare_out_dir
+from printing.plates import (
+    DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,
+    write_side_plates,
+)
 from printing.render_cache import write_render_png
 from printing.stl import pieces_folder, write_piece_stls
 
@@ -40,7 +44,7 @@ def _selection_options(command):
         click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True,
                      help="Board square size the pieces are for (40 and 50 are common)."),
         click.option("--weight-pocket", is_flag=True, help="Leave a pocket under the base for a washer (up to M10)."),
-        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(file_okay=False),
+        click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),
     )):
         command = option(command)
@@ -54,7 +58,7 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, ca
     """Write one STL per piece (named by id), validated watertight, for printing without supports."""
     chosen = select_pieces(catalogue, sets, games, piece_ids)
     options = ModelOptions(square_mm, weight_pocket)
-    folder = pieces_folder(out_dir, options)
+    folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
         paths = write_piece_stls(chosen, folder, options, progress=lambda _: bar.update(1))
     click.echo(f"{len(paths)} STL files in {folder}")
@@ -65,8 +69,8 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, ca
 @click.option("--bed", default="220x220", show_default=True, help="Printer bed WIDTHxDEPTH in mm.")
 @click.option("--spacing", "spacing_mm", type=float, default=DEFAULT_SPACING_MM, show_default=True,
               help="Gap between bases in mm.")
-@click.option("--copies", type=int, default=1, show_default=True, help="Copies of each piece.")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+@click.option("--copies", type=click.IntRange(1, MAX_COPIES), default=1, show_default=True, help="Copies of each piece.")
+@click.option("--deal", "deal_file", type=click.Path(),
               help="A deal saved by `dealer deal --save FILE`: plates of every piece each side needs, per colour.")
 @click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
 @catalogue_option
@@ -76,13 +80,14 @@ def plate_command(
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
     options = ModelOptions(square_mm, weight_pocket)
-    folder = plates_folder(out_dir, options)
-    bed_mm = parse_bed(bed)
+    folder = plates_folder(prepare_out_dir(out_dir), options)
+    bed_mm, spacing_mm = parse_bed(bed), check_spacing(spacing_mm)
     if deal_file or army_game:
         if sets or games or piece_ids or copies != 1 or (deal_file and army_game):
             raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
         armies = deal_armies(deal_file, catalogue) if deal_file else army_pieces(army_game, catalogue)
-        target = folder / (Path(deal_file).stem if deal_file else f"army-{Path(army_game).stem}")
+        name = file_stem(Path(deal_file).stem, "deal") if deal_file else "army-" + file_stem(Path(army_game).stem, "game")
+        target = out_path(folder, name)
         what = "this deal" if deal_file else f"the start of {army_game}"
         with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
             paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,
@@ -100,17 +105,17 @@ def plate_command(
 
 @click.command("render")
 @click.argument("piece_id")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="PNG file (default build/renders/ID-COLOUR.png).")
+@click.option("--out", "out_file", type=click.Path(), help="PNG file (default build/renders/ID-COLOUR.png).")
 @click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]), default="white",
               show_default=True, help="Which copy to draw; both = side by side.")
 @click.option("--width", "width_px", type=click.IntRange(32, 4000), default=600, show_default=True,
               help="Picture width in pixels (per copy).")
 @click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
 @catalogue_option
-def render_command(piece_id, out_path, colour, width_px, square_mm, catalogue: Catalogue) -> None:
+def render_command(piece_id, out_file, colour, width_px, square_mm, catalogue: Catalogue) -> None:
     """Draw a piece in three-quarter view as a PNG with a transparent background."""
     piece = catalogue.get(piece_id)
-    path = Path(out_path) if out_path else Path("build") / "renders" / f"{piece.id}-{colour}.png"
+    path = check_target(Path(out_file) if out_file else out_path("build", "renders", f"{piece.id}-{colour}.png"))
     write_render_png(piece, path, width_px, colour, square_mm)
     click.echo(str(path))
 

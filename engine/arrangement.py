@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Annotated, Sequence
 
-from engine.board import Board
+import msgspec
+
+from engine.board import MAX_FILES, Board
 from engine.dealing import Army, Deal, DealError, ExtraRow, Procedure
 from engine.values import piece_value
 from pieces.catalogue import Catalogue, PieceDef
-from pieces.datafile import read_toml
+from pieces.datafile import Id, read_toml
 
 UNLIMITED_REACH = 99
 SIMPLIFIED_ROW = ("rook", "knight", "bishop", "queen", "royal", "bishop", "knight", "rook")
@@ -193,16 +195,31 @@ def parse_rows(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(card.strip() for card in row.split(",") if card.strip()) for row in text.split("/"))
 
 
+Row = Annotated[tuple[Id, ...], msgspec.Meta(max_length=MAX_FILES)]
+
+
+class ArrangedSide(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One side of an arrangement file: piece rows from the back edge (or just the back rank) and pawns."""
+
+    rows: Annotated[tuple[Row, ...], msgspec.Meta(max_length=4)] = ()
+    back_rank: Row | None = None
+    pawns: Row | None = None
+
+
+class ArrangementFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of an arrangement file (`dealer deal --arrange FILE`)."""
+
+    white: ArrangedSide | None = None
+    black: ArrangedSide | None = None
+
+
 def load_choices(path) -> dict[str, Choice]:
     """Arrangements from a TOML file with [white] and [black] tables of `rows` (or `back_rank`) and `pawns`."""
-    data = read_toml(path, "arrangement", DealError)
+    data = read_toml(path, "arrangement", DealError, ArrangementFile)
     choices = {}
-    for side, table in data.items():
-        if side not in ("white", "black") or not isinstance(table, dict):
-            raise DealError(f"{path}: unknown table {side!r}; allowed: [white], [black]")
-        unknown = set(table) - {"rows", "back_rank", "pawns"}
-        if unknown:
-            raise DealError(f"{path}: [{side}] unknown key {sorted(unknown)[0]!r}; allowed: rows, back_rank, pawns")
-        rows = table.get("rows") or ([table["back_rank"]] if "back_rank" in table else None)
-        choices[side] = Choice(tuple(map(tuple, rows)) if rows else None, tuple(table["pawns"]) if "pawns" in table else None)
+    for side in ("white", "black"):
+        table = getattr(data, side)
+        if table is not None:
+            rows = table.rows or ((table.back_rank,) if table.back_rank else None)
+            choices[side] = Choice(rows, table.pawns or None)
     return choices

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -56,10 +57,10 @@ class Board:
 
     def parse_square(self, name: str) -> int:
         """The index of a square name; raise BoardError naming the square if it is off the board."""
-        text = name.strip().lower()
-        if len(text) < 2 or text[0] not in FILE_LETTERS or not text[1:].isdigit():
-            raise BoardError(f"square {name!r}: expected a file letter and a rank number, e.g. e4")
-        file, rank = FILE_LETTERS.index(text[0]), int(text[1:]) - 1
+        match = _SQUARE.fullmatch(name.strip().lower())
+        if match is None:
+            raise BoardError(f"square {name[:40]!r}: expected a file letter and a rank number, e.g. e4")
+        file, rank = FILE_LETTERS.index(match[1]), int(match[2]) - 1
         if not self.on_board(file, rank):
             raise BoardError(f"square {name!r} is not on the {self.label} board")
         return self.square(file, rank)
@@ -77,7 +78,11 @@ def board_of(files: int, ranks: int) -> Board:
 
 def parse_board_size(text: str) -> Board:
     """A board from 'FxR' text such as '10x10'; raise BoardError otherwise."""
-    parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise BoardError(f"board {text!r}: expected FILESxRANKS, e.g. 8x8 or 12x12")
-    return board_of(int(parts[0]), int(parts[1]))
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise BoardError(f"board {text[:40]!r}: expected FILESxRANKS, e.g. 8x8 or 12x12")
+    return board_of(int(match[1]), int(match[2]))
+
+
+_SQUARE = re.compile(r"([a-p])([0-9]{1,3})")  # ASCII digits: int() refuses '²' that isdigit() takes
+_SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})")  # ASCII digits: '8x²' and 5,000 digits are refused here

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
-from engine.arrangement import placement
+import msgspec
+
+from engine.arrangement import Row, placement
 from engine.dealing import Army, Deal, DealError, ExtraRow, hand_value
-from pieces.datafile import read_json
+from pieces.datafile import Id, Text, one_line, read_json
+
+DEAL_VERSION = 1  # the deal file format written here; a file without `version` is version 1
+Cards = Annotated[tuple[Id, ...], msgspec.Meta(max_length=1000)]
+Finite = Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,7 @@ def deal_json(game: DealtGame, catalogue, fen: str) -> dict:
     deal = game.deal
     white, black = side_json(game, "white", catalogue), side_json(game, "black", catalogue)
     data = {
+        "version": DEAL_VERSION,
         "seed": deal.seed,
         "board": deal.procedure.board.label if not deal.procedure.simplified else "8x8",
         "procedure": deal.procedure.board_name,
@@ -87,25 +95,66 @@ def deal_json(game: DealtGame, catalogue, fen: str) -> dict:
     return data
 
 
-def read_deal_file(path: str | Path) -> dict:
-    """A saved deal's JSON; raise DealError naming the file if it is missing or damaged."""
-    data = read_json(path, "deal", DealError)
-    if not isinstance(data, dict):
-        raise DealError(f"{path}: not a deal file; expected a JSON object")
-    missing = [key for key in ("seed", "board", "game", "white", "black", "fen") if key not in data]
-    if missing:
-        raise DealError(f"{path}: not a complete deal file; missing {', '.join(missing)}")
+class DealtCards(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The cards one side was dealt."""
+
+    pieces: Cards = ()
+    pawns: Cards = ()
+    spears: Cards = ()
+
+
+class DealSide(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One side of a saved deal (see `side_json`)."""
+
+    royal: Id
+    back_rank: Row
+    pawns: Row
+    back_ranks: Annotated[tuple[Row, ...], msgspec.Meta(max_length=4)] = ()
+    extra_row: Row = ()
+    hand: Cards = ()
+    kept: Cards = ()
+    dealt: DealtCards = DealtCards()
+    dopplegangers: Cards = ()
+    value: Finite = 0.0
+    promotes_to: Cards = ()
+    discarded: Cards = ()
+
+
+class DealFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of a deal file (`dealer deal --save FILE`, read by every `--deal FILE`)."""
+
+    seed: int
+    board: one_line(10)
+    game: one_line(500)
+    white: DealSide
+    black: DealSide
+    fen: one_line(10_000)
+    version: int = 1
+    procedure: Text = ""
+    extra_row: Text = ""
+    deck: Text = ""
+    deals: Annotated[int, msgspec.Meta(ge=0)] = 1
+    shared: Cards = ()
+    imbalance: Finite = 0.0
+    big_deck: bool = False
+    draw_stack: Cards = ()
+
+    def side(self, name: str) -> DealSide:
+        return self.white if name == "white" else self.black
+
+
+def read_deal_file(path: str | Path) -> DealFile:
+    """A saved deal; raise DealError naming the file and field if it is missing, damaged or of an unknown version."""
+    data = read_json(path, "deal", DealError, DealFile)
+    if data.version != DEAL_VERSION:
+        raise DealError(f"{path}: version {data.version} is not known; this dealer reads deal files of version {DEAL_VERSION}")
     return data
 
 
-def cards_in_play(data: dict) -> list[str]:
+def cards_in_play(data: DealFile) -> list[str]:
     """Every distinct card a saved deal uses, royals first, in the order dealt."""
-    cards: dict[str, None] = {}
-    for side in ("white", "black"):
-        cards[data[side]["royal"]] = None
-    for side in ("white", "black"):
-        dealt = data[side].get("dealt", {})
-        for key in ("pieces", "spears", "pawns"):
-            cards.update(dict.fromkeys(dealt.get(key, [])))
-    cards.update(dict.fromkeys(data.get("shared", [])))
+    cards: dict[str, None] = {data.white.royal: None, data.black.royal: None}
+    for side in (data.white, data.black):
+        cards.update(dict.fromkeys((*side.dealt.pieces, *side.dealt.spears, *side.dealt.pawns)))
+    cards.update(dict.fromkeys(data.shared))
     return list(cards)

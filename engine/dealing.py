@@ -158,6 +158,10 @@ def balanced_deal(
     procedure: Procedure, deck: Deck, seed: int, catalogue: Catalogue, max_imbalance: float | None
 ) -> Deal:
     """Deal, and re-deal from the same seed's stream while the armies differ by more than allowed."""
+    if max_imbalance is not None and not 0 <= max_imbalance <= 1000:  # also refuses nan
+        raise DealError(f"--max-imbalance {max_imbalance}: expected a number from 0 to 1000")
+    if max_imbalance is not None and procedure.simplified:
+        raise DealError("--max-imbalance does not apply to the simplified game: both sides play the orthodox set-up")
     rng = SplitMix64(seed)
     for attempt in range(1, MAX_DEALS + 1):
         candidate = deal(procedure, deck, seed, rng)

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
+
+import msgspec
 
 from pieces.catalogue import Catalogue, Group
-from pieces.datafile import read_toml
+from pieces.datafile import Id, one_line, read_toml
 from pieces.errors import DealerError
 
 DECK_KEYS = {"royals": Group.ROYAL, "pieces": Group.PIECE, "pawns": Group.PAWN, "spears": Group.SPEAR}
 MIN_ROYALS = 3  # "there should be at least three different Royal pieces available"
 MIN_PIECES = 16  # "There must be a minimum of 16 Piece cards"
+Cards = Annotated[tuple[Id, ...], msgspec.Meta(max_length=10_000)]
 
 
 class DeckError(DealerError):
@@ -46,31 +50,30 @@ def starter_deck(catalogue: Catalogue) -> Deck:
     return Deck("starter kit", ids(Group.ROYAL), ids(Group.PIECE), ids(Group.PAWN), ids(Group.SPEAR))
 
 
+class DeckFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of a deck file: lists of catalogue ids (one entry per printed card)."""
+
+    royals: Cards = ()
+    pieces: Cards = ()
+    pawns: Cards = ()
+    spears: Cards = ()
+    name: one_line(100) | None = None
+
+
 def load_deck(path: str | Path, catalogue: Catalogue) -> Deck:
     """A deck from a TOML file; raise DeckError naming the file, list and id that are wrong."""
     path = Path(path)
-    data = read_toml(path, "deck", DeckError)
-    unknown = set(data) - set(DECK_KEYS) - {"name"}
-    if unknown:
-        raise DeckError(f"{path}: unknown key {sorted(unknown)[0]!r}; allowed: name, {', '.join(DECK_KEYS)}")
-    lists = {key: _read_list(path, data, key, group, catalogue) for key, group in DECK_KEYS.items()}
-    name = data.get("name", path.stem)
-    if not isinstance(name, str):
-        raise DeckError(f"{path}: name: expected a string")
-    return Deck(name, lists["royals"], lists["pieces"], lists["pawns"], lists["spears"])
+    data = read_toml(path, "deck", DeckError, DeckFile)
+    for key, group in DECK_KEYS.items():
+        _check_cards(path, key, getattr(data, key), group, catalogue)
+    return Deck(data.name or path.stem, data.royals, data.pieces, data.pawns, data.spears)
 
 
-def _read_list(path: Path, data: dict, key: str, group: Group, catalogue: Catalogue) -> tuple[str, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DeckError(f"{path}: {key}: expected a list of piece ids")
-    for piece_id in value:
-        if piece_id not in catalogue:
-            catalogue.get(piece_id)  # raises with the closest names
-        if catalogue.get(piece_id).group is not group:
-            actual = catalogue.get(piece_id).group.value
-            raise DeckError(f"{path}: {key}: {piece_id!r} is a {actual} card; {key} may hold only {group.value} cards")
-    return tuple(value)
+def _check_cards(path: Path, key: str, cards: tuple[str, ...], group: Group, catalogue: Catalogue) -> None:
+    for piece_id in dict.fromkeys(cards):
+        actual = catalogue.get(piece_id).group  # an unknown id raises with the closest names
+        if actual is not group:
+            raise DeckError(f"{path}: {key}: {piece_id!r} is a {actual.value} card; {key} may hold only {group.value} cards")
 
 
 def check_deck(deck: Deck, pieces_needed: int, pawns_needed: int, spears_needed: int) -> None:

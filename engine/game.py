@@ -12,19 +12,23 @@ from enum import Enum
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Mapping, Sequence
 
-from engine.board import Board, BoardError, parse_board_size
+import msgspec
+
+from engine.board import MAX_RANKS, Board, BoardError, parse_board_size
 from engine.errors import GameError
 from engine.kernel import (
     capture_lines, compile_movement, fast_entries, rays_overlap, teleport_rays,
 )
 from pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
-from pieces.datafile import read_toml
+from pieces.datafile import Id, Notes, Text, one_line, pattern, read_toml
 from pieces.movement import Mode, Movement, Path as MovePath
 
 if TYPE_CHECKING:
     from engine.position import Position
+
+BoardSize = pattern(r"\A[0-9]{1,3}[xX][0-9]{1,3}\Z", "FILESxRANKS, e.g. 8x8 or 12x12")
 
 
 class Castling(Enum):
@@ -53,10 +57,11 @@ class Captured(Enum):
     OWNER = "owner"  # Spinal Tap: the owner may promote to it later
 
 
-KEYS = {
-    "id", "name", "seed", "board", "start", "castling", "castling_partners", "promotion",
-    "promotion_pieces", "captured", "pawn_rank", "notes", "shared_extras", "battle_move",
-}
+class Draws(Enum):
+    """How threefold repetition and the fifty-move rule end a game."""
+
+    CLAIM = "claim"  # as in FIDE chess: the player to move may claim them; fivefold and 75 moves end it
+    AUTOMATIC = "automatic"  # a house rule: threefold repetition and fifty moves end the game at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +80,19 @@ class GameDef:
     pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
     shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
     battle_move: bool = False  # Spinal Tap: once a game, several pawns and crabs step forward together
+    promotion_optional: bool = False  # a pawn reaching its zone may stay a pawn (Spinal Tap's "may promote")
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
     seed: str = ""
     notes: str = ""
 
     @property
     def corner_castling(self) -> bool:
         return self.castling_partners == ("corner",)
+
+    def is_light(self, square: int) -> bool:
+        """Whether a square is light on this game's board (a1 is dark unless `light_a1`)."""
+        return self.board.is_light(square) != self.light_a1
 
 
 def game_files() -> list[Path]:
@@ -109,40 +121,45 @@ def load_game(name: str) -> GameDef:
     raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
 
 
+class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of a game file (assets/games/*.toml or a user's)."""
+
+    id: Id
+    name: one_line(100, min_length=1)
+    board: BoardSize
+    start: one_line(4000, min_length=1)
+    castling: Castling = Castling.ORTHODOX
+    castling_partners: Annotated[tuple[Id, ...], msgspec.Meta(min_length=1, max_length=32)] = ("rook",)
+    promotion: Promotion = Promotion.LIST
+    promotion_pieces: Annotated[tuple[Id, ...], msgspec.Meta(max_length=100)] = ("queen", "rook", "bishop", "knight")
+    captured: Captured = Captured.NOWHERE
+    pawn_rank: Annotated[int, msgspec.Meta(ge=1, le=MAX_RANKS)] = 2  # White's pawn row, from 1
+    shared_extras: bool = False
+    battle_move: bool = False
+    promotion_optional: bool = False
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False
+    seed: Text = ""
+    notes: Notes = ""
+
+
 def read_game_file(path: Path) -> GameDef:
     """One game TOML file; raise GameError naming the file, key and allowed values."""
-    data = read_toml(path, "game", GameError)
-    for key in data:
-        if key not in KEYS:
-            raise GameError(f"{path}: unknown key {key!r}; allowed: {', '.join(sorted(KEYS))}")
-    for key in ("id", "name", "board", "start"):
-        if not isinstance(data.get(key), str):
-            raise GameError(f"{path}: {key}: missing or not a string")
+    data = read_toml(path, "game", GameError, GameFile)
     try:
-        board = parse_board_size(data["board"])
+        board = parse_board_size(data.board)
     except BoardError as error:
         raise GameError(f"{path}: board: {error}") from None
+    if data.pawn_rank > board.ranks:
+        raise GameError(f"{path}: pawn_rank: {data.pawn_rank} is not allowed; the {board.label} board has ranks 1 to {board.ranks}")
     return GameDef(
-        id=data["id"], name=data["name"], board=board, start=data["start"],
-        castling=_enum(path, data, "castling", Castling, Castling.ORTHODOX),
-        castling_partners=tuple(data.get("castling_partners", ("rook",))),
-        promotion=_enum(path, data, "promotion", Promotion, Promotion.LIST),
-        promotion_pieces=tuple(data.get("promotion_pieces", ("queen", "rook", "bishop", "knight"))),
-        captured=_enum(path, data, "captured", Captured, Captured.NOWHERE),
-        pawn_rank=int(data.get("pawn_rank", 2)) - 1,
-        shared_extras=bool(data.get("shared_extras", False)), battle_move=bool(data.get("battle_move", False)),
-        seed=str(data.get("seed", "")), notes=str(data.get("notes", "")),
+        id=data.id, name=data.name, board=board, start=data.start, castling=data.castling,
+        castling_partners=data.castling_partners, promotion=data.promotion,
+        promotion_pieces=data.promotion_pieces, captured=data.captured, pawn_rank=data.pawn_rank - 1,
+        shared_extras=data.shared_extras, battle_move=data.battle_move,
+        promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
+        seed=data.seed, notes=data.notes,
     )
-
-
-def _enum(path: Path, data: Mapping, key: str, kind: type[Enum], default):
-    if key not in data:
-        return default
-    try:
-        return kind(data[key])
-    except ValueError:
-        allowed = ", ".join(m.value for m in kind)
-        raise GameError(f"{path}: {key}: {data[key]!r} is not allowed; allowed: {allowed}") from None
 
 
 def start_position(

@@ -65,13 +65,13 @@ class _Template:
 def compile_movement(movement: Movement, board: Board, black: bool = False) -> tuple[tuple[Ray, ...], ...]:
     """The rays of a movement from every square of a board, for White or Black."""
     paths = movement.for_black() if black else movement.paths
-    prepared = [(_templates(path), _ray_fields(path)) for path in paths]
+    prepared = [(_templates(path, board.files, board.ranks), _ray_fields(path)) for path in paths]
     return tuple(_square_rays(prepared, board, sq) for sq in range(board.size))
 
 
 def path_rays(path: Path, board: Board, square: int) -> list[Ray]:
     """The rays of one path from one square (a bent path may branch at each turning point)."""
-    return list(_square_rays([(_templates(path), _ray_fields(path))], board, square))
+    return list(_square_rays([(_templates(path, board.files, board.ranks), _ray_fields(path))], board, square))
 
 
 def _square_rays(prepared, board: Board, square: int) -> tuple[Ray, ...]:
@@ -94,17 +94,20 @@ def _ray_fields(path: Path) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _templates(path: Path) -> tuple[_Template, ...]:
-    return tuple(_walk_legs(path, 0, (0, 0), ()))
+def _templates(path: Path, files: int, ranks: int) -> tuple[_Template, ...]:
+    """The path's templates that fit a board of this size (a turning point off every such board is dropped)."""
+    return tuple(_walk_legs(path, 0, (0, 0), (), (files - 1, ranks - 1)))
 
 
-def _walk_legs(path: Path, index: int, origin: tuple[int, int], via: tuple[tuple[int, int], ...]):
+def _walk_legs(path: Path, index: int, origin: tuple[int, int], via: tuple[tuple[int, int], ...], span):
     leg = path.legs[index]
     if index == len(path.legs) - 1:
         yield _final_template(leg, origin, via)
         return
     for position, passed in _steps(leg, origin):
-        yield from _walk_legs(path, index + 1, position, via + passed + (position,))
+        if abs(position[0]) > span[0] or abs(position[1]) > span[1]:
+            return  # moving on along this leg only goes further off the board
+        yield from _walk_legs(path, index + 1, position, via + passed + (position,), span)
 
 
 def _steps(leg: LegPath, origin: tuple[int, int]):

@@ -9,16 +9,20 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from engine.attacks import immobility_reason, in_check
 from engine.board import FILE_LETTERS, Board, BoardError
+from engine.castling import castling_partner_ok
 from engine.errors import IllegalMoveError, NotationError
-from engine.game import Castling, GameDef, default_catalogue, load_game
+from engine.game import GameDef, default_catalogue, load_game
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
-from engine.position import DeckState, Position
+from engine.position import SIDE_NAMES, DeckState, Position
+from engine.rules import battle_move, battle_step_options, has_legal_move, outcome, refusal_reason, select_moves
 from pieces.catalogue import Catalogue, Group
 
-SQUARE = re.compile(r"([a-p])(\d{1,2})")
-TOKEN = re.compile(r"(\d+)|([A-Za-z])|\(([A-Za-z]{1,3})\)|(.)")
+SQUARE = re.compile(r"([a-p])([0-9]{1,2})")
+TOKEN = re.compile(r"([0-9]+)|([A-Za-z])|\(([A-Za-z]{1,3})\)|(.)")
+NUMBER = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() would take '²' or '٣', and 5,000 digits
 EXTRA_KEYS = (
     "hand", "shared", "draw", "discard", "deck", "pawnrank", "moved", "dazzled", "shielded", "mustmove", "battle",
 )
@@ -39,29 +43,40 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
     catalogue = catalogue or default_catalogue()
     fields = text.split()
     if len(fields) < 2:
-        raise NotationError(f"FEN {text!r}: expected at least a placement and a side to move")
+        raise NotationError(f"FEN {_short(text)}: expected at least a placement and a side to move")
     main = [f for f in fields if "=" not in f]
     extras = _extras(text, [f for f in fields if "=" in f])
     main += ["-", "-", "0", "1"][len(main) - 2:] if len(main) < 6 else []
     if len(main) != 6:
-        raise NotationError(f"FEN {text!r}: expected 6 fields before key=value fields, found {len(main)}")
+        raise NotationError(f"FEN {_short(text)}: expected 6 fields before key=value fields, found {len(main)}")
     pawn_rank = game.pawn_rank
     if "pawnrank" in extras:
         pawn_rank = _int(text, "pawnrank", extras["pawnrank"], 1, game.board.ranks) - 1
     pos = Position(game, catalogue, pawn_rank)
     _read_placement(pos, text, main[0])
     if main[1] not in ("w", "b"):
-        raise NotationError(f"FEN {text!r}: side to move {main[1]!r}; allowed: w, b")
+        raise NotationError(f"FEN {_short(text)}: side to move {main[1]!r}; allowed: w, b")
     pos.turn = 0 if main[1] == "w" else 1
     pos.castling = _read_castling(pos, text, main[2])
     pos.ep, pos.ep_victim = _read_ep(pos, text, main[3])
     pos.halfmove = _int(text, "halfmove clock", main[4], 0, 10**6)
     pos.fullmove = _int(text, "move number", main[5], 1, 10**6)
     _read_extras(pos, text, extras)
-    if not pos.royals[0] and not pos.royals[1]:
-        raise NotationError(f"FEN {text!r}: neither side has a royal piece; every game needs at least one each")
+    _check_reachable(pos, text)
     pos.reset_history()
     return pos
+
+
+def _check_reachable(pos: Position, text: str) -> None:
+    """Refuse placements no game reaches: a side without a royal, or the side not to move in check."""
+    lacking = [SIDE_NAMES[side] for side in (0, 1) if not pos.royals[side]]
+    if lacking:
+        who = "neither side" if len(lacking) == 2 else lacking[0]
+        raise NotationError(f"FEN {_short(text)}: {who} has no royal piece; every game needs one on each side")
+    if in_check(pos, 1 - pos.turn):
+        raise NotationError(
+            f"FEN {_short(text)}: {SIDE_NAMES[1 - pos.turn]}, not to move, is in check; no game reaches this position"
+        )
 
 
 def _extras(text: str, fields: list[str]) -> dict[str, str]:
@@ -69,42 +84,49 @@ def _extras(text: str, fields: list[str]) -> dict[str, str]:
     for f in fields:
         key, _, value = f.partition("=")
         if key not in EXTRA_KEYS:
-            raise NotationError(f"FEN {text!r}: unknown field {key!r}; allowed: {', '.join(EXTRA_KEYS)}")
+            raise NotationError(f"FEN {_short(text)}: unknown field {key!r}; allowed: {', '.join(EXTRA_KEYS)}")
         found[key] = value
     return found
 
 
 def _int(text: str, what: str, value: str, low: int, high: int) -> int:
-    if not value.isdigit() or not low <= int(value) <= high:
-        raise NotationError(f"FEN {text!r}: {what} {value!r}; expected a whole number from {low} to {high}")
+    if NUMBER.fullmatch(value) is None or not low <= int(value) <= high:
+        raise NotationError(f"FEN {_short(text)}: {what} {_short(value)}; expected a whole number from {low} to {high}")
     return int(value)
+
+
+def _short(text: str) -> str:
+    """The text quoted for a message, cut to a readable length."""
+    return repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
 
 
 def _read_placement(pos: Position, text: str, placement: str) -> None:
     board = pos.board
     rows = placement.split("/")
     if len(rows) != board.ranks:
-        raise NotationError(f"FEN {text!r}: {len(rows)} ranks in the placement; the {board.label} board has {board.ranks}")
+        raise NotationError(f"FEN {_short(text)}: {len(rows)} ranks in the placement; the {board.label} board has {board.ranks}")
     for index, row in enumerate(rows):
         rank, file = board.ranks - 1 - index, 0
         for number, letter, code, other in TOKEN.findall(row):
             if other:
-                raise NotationError(f"FEN {text!r}: rank {rank + 1}: {other!r} is not a piece letter, (CODE) or a number")
+                raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: {other!r} is not a piece letter, (CODE) or a number")
             if number:
+                if len(number) > 2 or not 1 <= int(number) <= board.files:
+                    raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: {_short(number)} empty squares; expected 1 to {board.files}")
                 file += int(number)
                 continue
             code = letter or code
             t = pos.types.by_code(code.upper())
             if t is None:
-                raise NotationError(f"FEN {text!r}: rank {rank + 1}: no catalogue piece has the code {code.upper()!r}")
+                raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: no catalogue piece has the code {code.upper()!r}")
             if file >= board.files:
-                raise NotationError(f"FEN {text!r}: rank {rank + 1} has more than {board.files} squares")
+                raise NotationError(f"FEN {_short(text)}: rank {rank + 1} has more than {board.files} squares")
             side = 1 if code.islower() else 0
             sq = board.square(file, rank)
             pos.set_square(sq, t, side, not _setup_row(pos, sq, side))
             file += 1
         if file != board.files:
-            raise NotationError(f"FEN {text!r}: rank {rank + 1} has {file} squares; the board has {board.files} files")
+            raise NotationError(f"FEN {_short(text)}: rank {rank + 1} has {file} squares; the board has {board.files} files")
 
 
 def _setup_row(pos: Position, sq: int, side: int) -> bool:
@@ -128,22 +150,26 @@ def _read_castling(pos: Position, text: str, field: str) -> frozenset[int]:
         elif low in FILE_LETTERS[: board.files]:
             file = FILE_LETTERS.index(low)
         else:
-            raise NotationError(f"FEN {text!r}: castling right {letter!r}; allowed: K Q k q, file letters or -")
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}; allowed: K Q k q, file letters or -")
         sq = board.square(file, rank)
         if pos.occ[sq] != side:
-            who = "white" if side == 0 else "black"
-            raise NotationError(f"FEN {text!r}: castling right {letter!r} but no {who} piece on {board.name(sq)}")
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r} but no {SIDE_NAMES[side]} piece on {board.name(sq)}")
+        if not castling_partner_ok(pos, sq):
+            name = pos.types[pos.piece[sq]].piece.name
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: the {name} on {board.name(sq)} does not castle in {pos.game.name}")
+        if pos.royal_for(sq) < 0:
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: no {SIDE_NAMES[side]} royal stands inward of {board.name(sq)} on its rank")
         rights.add(sq)
     return frozenset(rights)
 
 
 def _squares(pos: Position, text: str, what: str, value: str) -> list[int]:
     if SQUARE.sub("", value):
-        raise NotationError(f"FEN {text!r}: {what} {value!r}; expected square names such as e3 or e3e4")
+        raise NotationError(f"FEN {_short(text)}: {what} {value!r}; expected square names such as e3 or e3e4")
     try:
         return [pos.board.parse_square(a + b) for a, b in SQUARE.findall(value)]
     except BoardError as error:
-        raise NotationError(f"FEN {text!r}: {what}: {error}") from None
+        raise NotationError(f"FEN {_short(text)}: {what}: {error}") from None
 
 
 def _read_ep(pos: Position, text: str, field: str) -> tuple[tuple[int, ...], int]:
@@ -152,11 +178,31 @@ def _read_ep(pos: Position, text: str, field: str) -> tuple[tuple[int, ...], int
     passed, _, victim_text = field.partition("@")
     squares = _squares(pos, text, "en-passant field", passed)
     if not squares:
-        raise NotationError(f"FEN {text!r}: en-passant field {field!r} names no square")
+        raise NotationError(f"FEN {_short(text)}: en-passant field {field!r} names no square")
     victim = _squares(pos, text, "en-passant victim", victim_text)[0] if victim_text else _ep_victim(pos, squares, pos.turn)
-    if victim < 0 or pos.occ[victim] != 1 - pos.turn:
-        raise NotationError(f"FEN {text!r}: en-passant field {field!r}: no enemy pawn stands where it names")
+    if victim < 0 or pos.occ[victim] != 1 - pos.turn or pos.types[pos.piece[victim]].no_ep_victim:
+        raise NotationError(f"FEN {_short(text)}: en-passant field {_short(field)}: no enemy pawn that can be taken en passant stands where it names")
+    if not _ep_line(pos, squares, victim):
+        raise NotationError(
+            f"FEN {_short(text)}: en-passant field {_short(field)}: the squares do not lie on a forward move of "
+            f"{pos.board.name(victim)} from an empty square"
+        )
     return tuple(squares), victim
+
+
+def _ep_line(pos: Position, squares: list[int], victim: int) -> bool:
+    """Whether the passed squares and the victim lie, in order, on one forward line from an empty origin."""
+    board = pos.board
+    path = squares + [victim]
+    ux = board.file_of(path[1]) - board.file_of(path[0])
+    uy = board.rank_of(path[1]) - board.rank_of(path[0])
+    if abs(ux) > 1 or uy != (1 if pos.turn == 1 else -1):
+        return False
+    for a, b in zip(path, path[1:]):
+        if (board.file_of(b) - board.file_of(a), board.rank_of(b) - board.rank_of(a)) != (ux, uy):
+            return False
+    x, y = board.file_of(path[0]) - ux, board.rank_of(path[0]) - uy
+    return board.on_board(x, y) and pos.occ[board.square(x, y)] == EMPTY
 
 
 def _ep_victim(pos: Position, squares: list[int], turn: int) -> int:
@@ -167,12 +213,16 @@ def _ep_victim(pos: Position, squares: list[int], turn: int) -> int:
 
 
 def _codes(pos: Position, text: str, what: str, value: str) -> list[tuple[str, int]]:
+    """(piece id, side) per code of a hand, shared, draw or discard field; royals are never among them."""
     found = []
     for number, letter, code, other in TOKEN.findall(value):
         code = letter or code
-        if number or other or pos.types.by_code(code.upper()) is None:
-            raise NotationError(f"FEN {text!r}: {what}: {(number or other or code)!r} is not a piece code")
-        found.append((pos.types.id_of(pos.types.by_code(code.upper())), 1 if code.islower() else 0))
+        t = None if number or other else pos.types.by_code(code.upper())
+        if t is None:
+            raise NotationError(f"FEN {_short(text)}: {what}: {_short(number or other or code)} is not a piece code")
+        if pos.types[t].royal:
+            raise NotationError(f"FEN {_short(text)}: {what}: {code!r} is a royal piece; royals are never held in hand or dealt there")
+        found.append((pos.types.id_of(t), 1 if code.islower() else 0))
     return found
 
 
@@ -191,14 +241,14 @@ def _read_extras(pos: Position, text: str, extras: dict[str, str]) -> None:
         )
     for sq in _squares(pos, text, "moved", extras.get("moved", "")):
         if pos.piece[sq] < 0:
-            raise NotationError(f"FEN {text!r}: moved: no piece on {pos.board.name(sq)}")
+            raise NotationError(f"FEN {_short(text)}: moved: no piece on {pos.board.name(sq)}")
         pos.set_square(sq, pos.piece[sq], pos.occ[sq], True)
     pos.dazzled = frozenset(_squares(pos, text, "dazzled", extras.get("dazzled", "")))
     pos.shielded = frozenset(_squares(pos, text, "shielded", extras.get("shielded", "")))
     pos.must_move = frozenset(_squares(pos, text, "mustmove", extras.get("mustmove", "")))
     used = extras.get("battle", "")
     if used.strip("wb") or len(set(used)) != len(used):
-        raise NotationError(f"FEN {text!r}: battle {used!r}; allowed: w, b or wb (sides that made their battle move)")
+        raise NotationError(f"FEN {_short(text)}: battle {used!r}; allowed: w, b or wb (sides that made their battle move)")
     pos.battle_used = frozenset(0 if c == "w" else 1 for c in used)
 
 
@@ -285,46 +335,67 @@ def _ep(pos: Position) -> str:
 # --- moves --------------------------------------------------------------------------------
 
 MOVE = re.compile(
-    r"^([a-p])(\d{1,2})[-x:\s]*([a-p])(\d{1,2})(?:=?\(?([a-z]{1,3})\)?)?(?:/([a-p]\d{1,2}))?(?:e\.?p\.?)?[+#!?]*$"
+    r"([a-p])([0-9]{1,2})[-x:]*([a-p])([0-9]{1,2})(?:=?\(?([a-z]{1,3})\)?)?(?:/([a-p][0-9]{1,2}))?(?:e\.?p\.?)?[+#!?]*"
 )
+MAX_MOVE_TEXT = 2000  # a battle move of every pawn on a 16x16 board is far shorter
 
 
 def format_move(pos: Position, m: Move) -> str:
-    """Coordinate form: e2e4, e10e11=Q, a7a8=CH; castling as the royal's move (e1g1/h1 if ambiguous)."""
-    board = pos.board
+    """Coordinate form: e2e4, e10e11=Q, a7a8=CH; castling as the royal's move; battle steps joined by '&'.
+
+    A castling move or an en-passant capture that shares its squares with another move adds the
+    square of the other piece it involves: e1g1/h1 (the partner), c5c6/b5 (the pawn taken).
+    """
     if m.kind == Kind.BATTLE:
-        return "&".join(format_move(pos, step) for step in m.steps)
+        return "&".join(_coordinates(pos, step, battle_step_options(pos, step.frm)) for step in m.steps)
+    return _coordinates(pos, m, None)
+
+
+def _coordinates(pos: Position, m: Move, alternatives: list[Move] | None) -> str:
+    board = pos.board
     text = board.name(m.frm) + board.name(m.to)
     if m.promotion is not None:
         text += "=" + pos.catalogue.get(m.promotion).code
-    if m.kind == Kind.CASTLE and _castle_ambiguous(pos, m):
-        text += "/" + board.name(m.extra)
+    if m.kind in (Kind.CASTLE, Kind.EN_PASSANT):
+        others = pos.legal_moves() if alternatives is None else alternatives
+        if any(o.frm == m.frm and o.to == m.to and o.promotion == m.promotion and o != m for o in others):
+            text += "/" + board.name(m.extra)
     return text
 
 
-def _castle_ambiguous(pos: Position, m: Move) -> bool:
-    return any(o.frm == m.frm and o.to == m.to and o != m for o in pos.legal_moves())
-
-
 def parse_move(pos: Position, text: str) -> Move:
-    """The legal move a coordinate or SAN-like text names; forgiving about case and separators."""
+    """The legal move a text names: coordinate (e2e4, e7e8=Q), SAN-like (Nf3, B1c2), O-O, or a battle move.
+
+    The grammar is in docs/notation.md: text is a coordinate move when its from-square is written in
+    lower case, or both its squares in capitals (E2-E4); otherwise an upper-case first letter starts
+    a piece code, so B1c2 is a Bishop from rank 1, never b1c2. Battle moves join coordinate steps with '&'.
+    """
     raw = text
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"move {text[:40]!r}...: longer than {MAX_MOVE_TEXT} characters")
     if "&" in text:
         return _parse_battle(pos, raw)
-    clean = text.strip().lower().replace(" ", "")
-    if clean.replace("0", "o").rstrip("+#!?") in ("o-o", "o-o-o"):
-        return _parse_castle_san(pos, raw, clean.replace("0", "o").rstrip("+#!?"))
-    match = MOVE.match(clean)
-    if match is None:
+    clean = text.strip().replace(" ", "")
+    castle = clean.upper().replace("0", "O").rstrip("+#!?")
+    if castle in ("O-O", "O-O-O"):
+        return _parse_castle_san(pos, raw, castle)
+    match = MOVE.fullmatch(clean.lower())
+    if match is None or not (clean[0].islower() or clean[match.start(3)].isupper()):
         return parse_san(pos, raw)
+    frm, to, partner = _match_squares(pos, raw, match)
+    return _choose(pos, raw, frm, to, _promotion(pos, raw, match[5]), partner)
+
+
+def _match_squares(pos: Position, raw: str, match: re.Match) -> tuple[int, int, int | None]:
+    """(from, to, castling partner or None) of a coordinate match; NotationError if off the board."""
     board = pos.board
     try:
         frm = board.parse_square(match[1] + match[2])
         to = board.parse_square(match[3] + match[4])
         partner = board.parse_square(match[6]) if match[6] else None
     except BoardError as error:
-        raise NotationError(f"move {raw!r}: {error}") from None
-    return _choose(pos, raw, frm, to, _promotion(pos, raw, match[5]), partner)
+        raise NotationError(f"move {_quote(raw)}: {error}") from None
+    return frm, to, partner
 
 
 def _promotion(pos: Position, raw: str, code: str | None) -> str | None:
@@ -333,70 +404,79 @@ def _promotion(pos: Position, raw: str, code: str | None) -> str | None:
         return None
     t = pos.types.by_code(code.upper())
     if t is None:
-        raise NotationError(f"move {raw!r}: no piece has the code {code.upper()!r}")
+        raise NotationError(f"move {_quote(raw)}: no piece has the code {code.upper()!r}")
     return pos.types.id_of(t)
 
 
 def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, partner: int | None) -> Move:
-    legal = [m for m in pos.legal_moves() if m.frm == frm and m.to == to]
-    if partner is not None:
-        legal = [m for m in legal if m.kind == Kind.CASTLE and m.extra == partner]
-    elif len({m.kind == Kind.CASTLE for m in legal}) > 1:
-        legal = [m for m in legal if m.kind != Kind.CASTLE]
+    legal = select_moves(pos.legal_moves(), frm, to, partner)
+    if partner is not None and not legal:
+        raise IllegalMoveError(f"move {_quote(raw)} is not legal: {_other_refusal(pos, frm, to, partner)}")
     matching = [m for m in legal if m.promotion == promotion]
     if len(matching) == 1:
         return matching[0]
     if promotion is None and legal:
         codes = ", ".join(sorted(pos.catalogue.get(m.promotion).code for m in legal if m.promotion))
-        raise NotationError(f"move {raw!r}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}")
-    raise IllegalMoveError(f"move {raw!r} is not legal: {_why_illegal(pos, frm, to, promotion, legal)}")
-
-
-def _why_illegal(pos: Position, frm: int, to: int, promotion: str | None, legal: list[Move]) -> str:
-    board = pos.board
-    side = "white" if pos.turn == 0 else "black"
-    if pos.piece[frm] < 0:
-        return f"no piece stands on {board.name(frm)}"
-    if pos.occ[frm] != pos.turn:
-        return f"the piece on {board.name(frm)} is not {side}'s, and it is {side}'s turn"
-    name = pos.types[pos.piece[frm]].piece.name
+        raise NotationError(f"move {_quote(raw)}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}")
     if legal:
+        name = pos.types[pos.piece[frm]].piece.name
         allowed = ", ".join(sorted({pos.catalogue.get(m.promotion).code for m in legal if m.promotion})) or "none"
-        return f"the {name} cannot promote to {promotion!r} here; allowed: {allowed}"
-    from engine.rules import pseudo_moves
+        reason = f"the {name} cannot promote to {pos.catalogue.get(promotion).code} here; allowed: {allowed}"
+    else:
+        reason = refusal_reason(pos, frm, to)
+    raise IllegalMoveError(f"move {_quote(raw)} is not legal: {reason}")
 
-    if any(m.frm == frm and m.to == to for m in pseudo_moves(pos, pos.turn)):
-        return f"it would leave {side}'s royal piece attacked"
-    return f"the {name} on {board.name(frm)} cannot move to {board.name(to)}"
+
+def _other_refusal(pos: Position, frm: int, to: int, other: int) -> str:
+    """Why `frm`-`to`/`other` names no move here, with the moves that add a square after '/'."""
+    board = pos.board
+    forms = sorted(format_move(pos, m) for m in pos.legal_moves() if m.kind in (Kind.CASTLE, Kind.EN_PASSANT))
+    return (
+        f"no castling move or en-passant capture goes from {board.name(frm)} to {board.name(to)} with the piece "
+        f"on {board.name(other)}; such moves here: {', '.join(forms) or 'none'}"
+    )
 
 
 def _parse_battle(pos: Position, raw: str) -> Move:
     """A battle move written as its steps joined by '&': d3d4&e3e4&h3g4=Q."""
-    from engine.rules import battle_move
-
     steps = []
     for part in raw.split("&"):
-        match = MOVE.match(part.strip().lower().replace(" ", ""))
+        match = MOVE.fullmatch(part.strip().lower().replace(" ", ""))
         if match is None:
-            raise NotationError(f"move {raw!r}: {part.strip()!r} is not a coordinate step such as d3d4")
-        try:
-            frm, to = pos.board.parse_square(match[1] + match[2]), pos.board.parse_square(match[3] + match[4])
-        except BoardError as error:
-            raise NotationError(f"move {raw!r}: {error}") from None
-        steps.append(Move(frm, to, Kind.NORMAL, _promotion(pos, raw, match[5])))
+            raise NotationError(f"move {_quote(raw)}: {_quote(part.strip())} is not a coordinate step such as d3d4")
+        frm, to, victim = _match_squares(pos, raw, match)
+        steps.append(Move(frm, to, Kind.NORMAL, _promotion(pos, raw, match[5]), -1 if victim is None else victim))
     return battle_move(pos, steps, raw)
 
 
-def _parse_castle_san(pos: Position, raw: str, clean: str) -> Move:
-    long_side = clean == "o-o-o"
-    found = []
-    for m in pos.legal_moves():
-        if m.kind == Kind.CASTLE and (pos.board.file_of(m.extra) < pos.board.file_of(m.frm)) == long_side:
-            found.append(m)
-    if len(found) != 1:
-        reason = "no such castling move is legal" if not found else "several are legal; write the royal's move, e.g. e1f1/h1"
-        raise IllegalMoveError(f"move {raw!r}: {reason}")
-    return found[0]
+def _parse_castle_san(pos: Position, raw: str, castle: str) -> Move:
+    """O-O (towards the last file) or O-O-O (towards file a), when exactly one such castling move is legal."""
+    long_side = castle == "O-O-O"
+    legal = pos.legal_moves()
+    found = [
+        m for m in legal
+        if m.kind == Kind.CASTLE and (pos.board.file_of(m.extra) < pos.board.file_of(m.frm)) == long_side
+    ]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        forms = ", ".join(sorted(_san_body(pos, m, legal) for m in found))
+        raise IllegalMoveError(f"move {_quote(raw)}: several castling moves are legal; write one of {forms}")
+    ended = outcome(pos)
+    reason = f"the game is over: {ended.result.value} ({ended.reason})" if ended else _castling_blocked(pos, long_side)
+    raise IllegalMoveError(f"move {_quote(raw)} is not legal: {reason}")
+
+
+def _castling_blocked(pos: Position, long_side: bool) -> str:
+    """Why no castling move to this side is legal, when a right to it remains and a piece cannot move."""
+    board = pos.board
+    for partner in sorted(p for p in pos.castling if pos.occ[p] == pos.turn):
+        royal = pos.royal_for(partner)
+        if royal >= 0 and (board.file_of(partner) < board.file_of(royal)) == long_side:
+            stuck = immobility_reason(pos, royal) or immobility_reason(pos, partner)
+            if stuck:
+                return stuck
+    return "no such castling move is legal"
 
 
 # --- SAN-like text ------------------------------------------------------------------------
@@ -409,7 +489,7 @@ def format_san(pos: Position, m: Move, legal: list[Move] | None = None) -> str:
     pos.push(m)
     try:
         if pos.is_check():
-            text += "#" if not pos.legal_moves() else "+"
+            text += "+" if has_legal_move(pos) else "#"
     finally:
         pos.pop()
     return text
@@ -456,12 +536,20 @@ def _disambiguation(pos: Position, m: Move, legal: list[Move]) -> str:
 
 
 def parse_san(pos: Position, text: str) -> Move:
-    """The legal move whose SAN-like form is `text` (check marks and case of squares ignored)."""
+    """The legal move whose SAN-like form is `text`, exactly as format_san writes it (check marks optional)."""
     want = text.strip().rstrip("+#!?")
     legal = pos.legal_moves()
+    names = pos.board.name
     for m in legal:
-        if _san_body(pos, m, legal) == want:
+        if names(m.to) in want and _san_body(pos, m, legal) == want:
             return m
+    ended = outcome(pos)
+    if ended is not None:
+        raise IllegalMoveError(f"move {_quote(text)} is not legal: the game is over: {ended.result.value} ({ended.reason})")
     raise NotationError(
-        f"move {text!r}: not a coordinate move (e2e4, e7e8=Q) nor the SAN of a legal move here"
+        f"move {_quote(text)}: not a coordinate move (e2e4, e7e8=Q) nor the SAN of a legal move here"
     )
+
+
+def _quote(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:60]) + "..."

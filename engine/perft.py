@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 from engine.position import Position
-from engine.rules import legal_moves
+from engine.rules import battle_moves, legal_moves
 
 
-def perft(pos: Position, depth: int) -> int:
-    """The number of legal move sequences of `depth` plies from the position."""
+def moves_for_perft(pos: Position, battle: bool = False) -> list:
+    """The moves perft counts: the legal moves, and with `battle` Spinal Tap's battle moves too."""
+    moves = legal_moves(pos)
+    return moves + list(battle_moves(pos)) if battle else moves
+
+
+def perft(pos: Position, depth: int, battle: bool = False) -> int:
+    """The number of legal move sequences of `depth` plies from the position (battle moves with `battle`)."""
     if depth <= 0:
         return 1
-    moves = legal_moves(pos)
+    moves = moves_for_perft(pos, battle)
     if depth == 1:
         return len(moves)
     total = 0
     push, pop = pos.push, pos.pop
     for m in moves:
         push(m)
-        total += perft(pos, depth - 1)
+        total += perft(pos, depth - 1, battle)
         pop()
     return total
 
 
-def divide(pos: Position, depth: int, wrap=None) -> list[tuple[str, int]]:
+def divide(pos: Position, depth: int, wrap=None, battle: bool = False) -> list[tuple[str, int]]:
     """Per legal move (coordinate form), the perft count of `depth - 1` below it.
 
     `wrap`, if given, wraps the list of root moves (e.g. in a progress bar) and must yield them.
@@ -30,11 +36,11 @@ def divide(pos: Position, depth: int, wrap=None) -> list[tuple[str, int]]:
     from engine.notation import format_move
 
     rows = []
-    moves = legal_moves(pos)
+    moves = moves_for_perft(pos, battle)
     for m in wrap(moves) if wrap is not None else moves:
         text = format_move(pos, m)
         pos.push(m)
-        rows.append((text, perft(pos, depth - 1)))
+        rows.append((text, perft(pos, depth - 1, battle)))
         pos.pop()
     return rows
 
@@ -50,14 +56,16 @@ def load_position(
     from engine.rules import play
 
     catalogue = catalogue or default_catalogue()
+    if deal_file is not None and game_name is not None:
+        raise GameError(f"name a game ({game_name!r}) or give --deal FILE, not both: the deal file names its game")
     if deal_file is not None:
         game, deal_fen = _read_deal(deal_file)
-        fen = fen or deal_fen
+        fen = deal_fen if fen is None else fen
     elif game_name is not None:
         game = load_game(game_name)
     else:
         raise GameError("name a game (e.g. chess, dealers-8x8) or give --deal FILE")
-    pos = parse_fen(fen or game.start, game, catalogue)
+    pos = parse_fen(game.start if fen is None else fen, game, catalogue)
     for text in (moves or "").replace(";", ",").split(","):
         if text.strip():
             play(pos, parse_move(pos, text))
@@ -65,18 +73,9 @@ def load_position(
 
 
 def _read_deal(path: str):
-    """(game, fen) of a deal file: JSON with `fen` and `game` (or `board`, read as Dealer's on that board)."""
-    from engine.errors import GameError
+    """(game, fen) of a saved deal file, read through the one validated deal reader."""
+    from engine.deal_record import read_deal_file
     from engine.game import load_game
-    from pieces.datafile import read_json
 
-    data = read_json(path, "deal", GameError)
-    if not isinstance(data, dict) or not isinstance(data.get("fen"), str):
-        raise GameError(f"{path}: not a deal file; expected a JSON object with a 'fen'")
-    name = data.get("game")
-    if not isinstance(name, str):
-        board = data.get("board")
-        if not isinstance(board, str):
-            raise GameError(f"{path}: the deal names neither a 'game' nor a 'board'")
-        name = f"dealers-{board}"
-    return load_game(name), data["fen"]
+    data = read_deal_file(path)
+    return load_game(data.game), data.fen

@@ -34,16 +34,28 @@ class DeckState:
     seed: int = 0
     shuffles: int = 0
 
+    def ready(self) -> DeckState:
+        """The deck as a draw finds it: a stack of fewer than three cards goes onto the discard pile,
+        which is shuffled into a new stack (when the pile adds anything)."""
+        if len(self.draw) >= 3 or not self.discard:
+            return self
+        return self._reshuffled(self.discard + self.draw)
+
     def after_promotion(self, chosen: str) -> DeckState:
         """Draw three, keep `chosen`, discard the other two; reshuffle when fewer than three remain."""
-        drawn = list(self.draw[:3])
+        deck = self.ready()
+        drawn = list(deck.draw[:3])
         drawn.remove(chosen)
-        draw, discard = self.draw[3:], self.discard + tuple(drawn)
+        draw, discard = deck.draw[3:], deck.discard + tuple(drawn)
         if len(draw) >= 3:
-            return DeckState(draw, discard, self.seed, self.shuffles)
-        cards = list(discard + draw)
-        SplitMix64(self.seed * 1_000_003 + self.shuffles + 1).shuffle(cards)
-        return DeckState(tuple(cards), (), self.seed, self.shuffles + 1)
+            return DeckState(draw, discard, deck.seed, deck.shuffles)
+        return deck._reshuffled(discard + draw)
+
+    def _reshuffled(self, cards: tuple[str, ...]) -> DeckState:
+        """A new draw stack of these cards, shuffled reproducibly from the seed and the shuffle count."""
+        stack = list(cards)
+        SplitMix64(self.seed * 1_000_003 + self.shuffles + 1).shuffle(stack)
+        return DeckState(tuple(stack), (), self.seed, self.shuffles + 1)
 
     def after_capture(self, piece_id: str) -> DeckState:
         return DeckState(self.draw, self.discard + (piece_id,), self.seed, self.shuffles)
@@ -130,7 +142,7 @@ class Position:
 
     def grant_castling_rights(self) -> None:
         """Every right the placement allows: an unmoved partner on its back rank with a royal inward of it."""
-        from engine.rules import castling_partner_ok
+        from engine.castling import castling_partner_ok
 
         rights = set()
         for side in (WHITE, BLACK):
@@ -203,7 +215,7 @@ class Position:
             self._dazzle_after(m, mover.dazzle, s)
         if victim >= 0 or m.promotion is not None:
             self._hands_after(m, victim, s, mover)
-        self.ep, self.ep_victim = self._ep_after(m, mover, victim)
+        self.ep, self.ep_victim = self._ep_after(m, mover, victim, s)
         undo = self.apply(m)
         self.stack.append((m, saved, undo))
         self.halfmove = 0 if victim >= 0 or mover.group is Group.PAWN else self.halfmove + 1
@@ -239,7 +251,7 @@ class Position:
             self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
         )
         for step in m.steps:
-            victim = self.piece[step.to]
+            victim = self.piece[step.extra if step.kind == Kind.EN_PASSANT else step.to]
             mover = self.types.types[self.piece[step.frm]]
             if self.castling:
                 self.castling = self._castling_after(step, False)
@@ -272,14 +284,17 @@ class Position:
             rights = frozenset(p for p in rights if self.royal_for(p) != m.frm)
         return rights - lost
 
-    def _ep_after(self, m: Move, mover, victim: int) -> tuple[tuple[int, ...], int]:
+    def _ep_after(self, m: Move, mover, victim: int, side: int) -> tuple[tuple[int, ...], int]:
+        """Squares a pawn passed on a non-capturing move of two or more squares along a line with a
+        forward component (straight or diagonally forward); retreats and sideways moves set none."""
         if m.kind != Kind.NORMAL or victim >= 0 or mover.no_ep_victim or m.promotion is not None:
             return (), -1
         board = self.board
         dx = board.file_of(m.to) - board.file_of(m.frm)
         dy = board.rank_of(m.to) - board.rank_of(m.frm)
         steps = max(abs(dx), abs(dy))
-        if steps < 2 or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        forward = dy > 0 if side == WHITE else dy < 0
+        if steps < 2 or not forward or not (dx == 0 or abs(dx) == abs(dy)):
             return (), -1
         ux, uy = dx // steps, dy // steps
         x, y = board.file_of(m.frm), board.rank_of(m.frm)
@@ -311,7 +326,7 @@ class Position:
     def _dazzle_after(self, m: Move, dazzler: bool, s: int) -> None:
         dazzled, shielded, must = set(), set(), set()
         if dazzler and m.kind == Kind.NORMAL:
-            for sq in _between(self.board, m.frm, m.to):
+            for sq in squares_between(self.board, m.frm, m.to):
                 side = self.occ[sq]
                 if side == s:
                     shielded.add(sq)
@@ -350,7 +365,7 @@ class Position:
         return parse_fen(format_fen(self), self.game, self.catalogue)
 
 
-def _between(board: Board, frm: int, to: int) -> list[int]:
+def squares_between(board: Board, frm: int, to: int) -> list[int]:
     """Squares strictly between two squares on one straight line (empty if not on a line)."""
     dx = board.file_of(to) - board.file_of(frm)
     dy = board.rank_of(to) - board.rank_of(frm)

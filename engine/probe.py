@@ -37,14 +37,19 @@ def probe(piece: PieceDef, board: Board = PROBE_BOARD) -> Offsets:
     def reachable(unmoved: bool) -> set[int]:
         return {s for s, reach in destinations(rays, empty, 0, unmoved).items() if reach is Reach.MOVE}
 
+    through: dict[int, list] = {}  # square -> the rays that can end there (only they can capture on it)
+    for ray in rays:
+        for square in dict.fromkeys(ray.squares):
+            through.setdefault(square, []).append(ray)
+
     def capturable(unmoved: bool) -> set[int]:
         found = set()
-        for square in range(board.size):
+        for square, square_rays in through.items():
             if square == centre:
                 continue
             occupancy = list(empty)
             occupancy[square] = 1
-            if destinations(rays, occupancy, 0, unmoved).get(square) is Reach.CAPTURE:
+            if destinations(square_rays, occupancy, 0, unmoved).get(square) is Reach.CAPTURE:
                 found.add(square)
         return found
 

@@ -1,7 +1,7 @@
-"""Game records: PGN with tags for the game, deal and catalogue, and a movetext checksum.
+"""Game records: PGN with tags for the game, deal and catalogue, and a checksum over all of it.
 
 A truncated or corrupted record is reported (RecordError naming the file and line); saving
-(`printing.records.write_record`) never overwrites one.
+(`printing.records.write_record`) never overwrites one. Only RecordError leaves the readers.
 """
 
 from __future__ import annotations
@@ -12,17 +12,20 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from engine.errors import IllegalMoveError, NotationError, RecordError
+from engine.errors import RecordError
 from engine.game import default_catalogue, load_game
 from engine.notation import format_san, parse_fen, parse_move
 from engine.position import Position
+from engine.rules import play
 from pieces.catalogue import load_catalogue
 from pieces.errors import DealerError
 
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-MOVE_NUMBER = re.compile(r"^\d+\.+$")
+TAG = re.compile(r'^\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+MOVE_NUMBER = re.compile(r"^[0-9]+\.+$")
+CHECKSUM_VERSION = "2"  # 2: tags, start position and movetext; 1 (no ChecksumVersion tag): movetext only
+READ_ERRORS = (DealerError, RecursionError, ValueError, TypeError, OSError)  # what tags can make a reader raise
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,7 @@ def movetext(record: GameRecord, start_fen: str | None = None) -> str:
     """The movetext: numbered moves and the result, wrapped at 80 columns."""
     fen = start_fen or record.tags.get("FEN", "")
     black_first = len(fen.split()) > 1 and fen.split()[1] == "b"
-    number = int(fen.split()[5]) if len(fen.split()) > 5 and fen.split()[5].isdigit() else 1
+    number = int(fen.split()[5]) if len(fen.split()) > 5 and re.fullmatch(r"[0-9]{1,7}", fen.split()[5]) else 1
     words = []
     for index, san in enumerate(record.moves):
         white_move = (index % 2 == 0) != black_first
@@ -96,14 +99,27 @@ def movetext(record: GameRecord, start_fen: str | None = None) -> str:
 
 
 def checksum(moves: tuple[str, ...], result: str) -> str:
-    """SHA-256 over the moves and the result, so a damaged movetext is noticed."""
+    """Version 1: SHA-256 over the moves and the result only (records written before version 2)."""
     return hashlib.sha256((" ".join(moves) + " " + result).encode("utf-8")).hexdigest()[:16]
 
 
+def checksum_v2(tags: dict[str, str], start_fen: str, moves: tuple[str, ...], result: str) -> str:
+    """Version 2: SHA-256 over every tag but Checksum, the start position (FEN) and the movetext."""
+    lines = [f"{name}={value}" for name, value in sorted(tags.items()) if name != "Checksum"]
+    lines += [f"start={start_fen}", " ".join(moves) + " " + result]
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
+
+def _start_fen(tags: dict[str, str]) -> str:
+    """The position a record starts from: its FEN tag, or its game's start."""
+    return tags.get("FEN") or load_game(tags.get("Variant", "chess")).start
+
+
 def format_record(record: GameRecord) -> str:
-    """The record as PGN text."""
-    tags = dict(record.tags)
-    tags["Checksum"] = checksum(record.moves, record.result)
+    """The record as PGN text, with a version-2 Checksum."""
+    tags = {name: value for name, value in record.tags.items() if name not in ("Checksum", "ChecksumVersion")}
+    tags["ChecksumVersion"] = CHECKSUM_VERSION
+    tags["Checksum"] = checksum_v2(tags, _start_fen(tags), record.moves, record.result)
     order = [t for t in SEVEN if t in tags] + [t for t in tags if t not in SEVEN]
     head = "\n".join(f'[{name} "{_escape(tags[name])}"]' for name in order)
     return f"{head}\n\n{movetext(record)}\n"
@@ -121,7 +137,7 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     while index < len(lines) and lines[index].strip().startswith("["):
         match = TAG.match(lines[index].strip())
         if match is None:
-            raise RecordError(f"{source}: line {index + 1}: not a PGN tag: {lines[index].strip()!r}")
+            raise RecordError(f"{source}: line {index + 1}: not a PGN tag: {lines[index].strip()[:80]!r}")
         tags[match[1]] = match[2].replace('\\"', '"').replace("\\\\", "\\")
         index += 1
     if not tags:
@@ -133,11 +149,27 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     if result != tags.get("Result", result):
         raise RecordError(f"{source}: corrupted: the movetext ends {result} but the Result tag says {tags['Result']}")
     moves = tuple(word for word, _ in tokens[:-1])
-    if "Checksum" in tags and tags["Checksum"] != checksum(moves, result):
-        raise RecordError(f"{source}: corrupted: the movetext does not match its Checksum tag")
-    position = _replay(tags, tokens[:-1], source)
+    position = _replay(tags, (moves, result), tokens[:-1], source)
     tags.pop("Checksum", None)
+    tags.pop("ChecksumVersion", None)
     return GameRecord(tags, moves, position)
+
+
+def _verify(tags: dict[str, str], start_fen: str, movetext: tuple[tuple[str, ...], str], source: str) -> None:
+    """Raise RecordError if the record's Checksum does not match what it covers."""
+    if "Checksum" not in tags:
+        return
+    version = tags.get("ChecksumVersion", "1")
+    moves, result = movetext
+    if version == "1":
+        expected = checksum(moves, result)
+    elif version == CHECKSUM_VERSION:
+        expected = checksum_v2(tags, start_fen, moves, result)
+    else:
+        raise RecordError(f"{source}: ChecksumVersion {version[:20]!r} is not known; allowed: 1, {CHECKSUM_VERSION}")
+    if tags["Checksum"] != expected:
+        covered = "movetext" if version == "1" else "tags, start position or movetext"
+        raise RecordError(f"{source}: corrupted: the {covered} do not match the Checksum tag")
 
 
 def _tokens(lines: list[str], start: int, source: str) -> list[tuple[str, int]]:
@@ -152,20 +184,30 @@ def _tokens(lines: list[str], start: int, source: str) -> list[tuple[str, int]]:
     return tokens
 
 
-def _replay(tags: dict[str, str], tokens: list[tuple[str, int]], source: str) -> Position:
+def _replay(tags: dict[str, str], movetext: tuple[tuple[str, ...], str], tokens: list, source: str) -> Position:
+    """The position after the record's moves, once its checksum is verified."""
     try:
         game = load_game(tags.get("Variant", "chess"))
         extra = [p for p in tags.get("Catalogue", "").split(";") if p.strip()]
         catalogue = load_catalogue(extra) if extra else default_catalogue()
-        position = parse_fen(tags.get("FEN", game.start), game, catalogue)
-    except DealerError as error:
-        raise RecordError(f"{source}: {error}") from None
+        start_fen = tags.get("FEN") or game.start
+        _verify(tags, start_fen, movetext, source)
+        position = parse_fen(start_fen, game, catalogue)
+    except RecordError:
+        raise
+    except READ_ERRORS as error:
+        raise RecordError(f"{source}: {_first_line(error)}") from None
     for word, line in tokens:
         try:
-            position.push(parse_move(position, word))
-        except (NotationError, IllegalMoveError) as error:
-            raise RecordError(f"{source}: line {line}: corrupted: {error}") from None
+            play(position, parse_move(position, word))
+        except READ_ERRORS as error:
+            raise RecordError(f"{source}: line {line}: corrupted: {_first_line(error)}") from None
     return position
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text if len(text) <= 300 else text[:300] + "..."
 
 
 def read_record(path: str | Path) -> GameRecord:

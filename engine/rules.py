@@ -1,23 +1,35 @@
-"""The rules of play: pseudo-legal moves from the kernel's rays, royal safety, castling, game end.
+"""The rules of play: pseudo-legal moves from the kernel's rays, royal safety, battle moves, game end.
 
 Every destination comes from the compiled rays (engine.kernel); this module only adds what the
 rules say about them: promotion, en passant, pushes, flight, teleports, castling and legality.
+Who may move and who attacks what is engine.attacks; castling geometry is engine.castling.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from typing import Iterator
 
+from engine.attacks import (
+    Mobility, check_info, immobility_reason, in_check, interposing_squares, is_attacked, is_frozen,
+    mobility, must_move_reason, shared_blockers, uses_immobilizers,
+)
+from engine.castling import castling_moves, castling_partner_ok
 from engine.errors import IllegalMoveError
-from engine.game import Castling, Promotion
-from engine.kernel import EMPTY, R_CAPTURE, R_EP, fast_destinations, line_squares, ray_captures_at
+from engine.game import Draws, Promotion
+from engine.kernel import EMPTY, R_CAPTURE, R_EP, fast_destinations
 from engine.move import Kind, Move
-from engine.position import Position
+from engine.position import SIDE_NAMES, Position, squares_between
 from pieces.catalogue import Group
 
-NEIGHBOURS: dict = {}
+FREE, DAZZLED = Mobility.FREE, Mobility.DAZZLED
+
+__all__ = [
+    "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "claimable_draw", "has_battle_move",
+    "has_legal_move", "in_check",
+    "is_attacked", "is_frozen", "legal_moves", "outcome", "play", "pseudo_moves", "refusal_reason",
+]
 
 
 class Result(Enum):
@@ -33,98 +45,7 @@ class Outcome:
     """The result and why."""
 
     result: Result
-    reason: str  # checkmate, stalemate, threefold repetition, fifty-move rule, royal lost
-
-
-# --- attacks ------------------------------------------------------------------------------
-
-
-def _neighbours(board) -> tuple[tuple[int, ...], ...]:
-    found = NEIGHBOURS.get(board)
-    if found is None:
-        found = tuple(
-            tuple(
-                board.square(board.file_of(sq) + dx, board.rank_of(sq) + dy)
-                for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                if (dx or dy) and board.on_board(board.file_of(sq) + dx, board.rank_of(sq) + dy)
-            )
-            for sq in range(board.size)
-        )
-        NEIGHBOURS[board] = found
-    return found
-
-
-def is_frozen(pos: Position, sq: int) -> bool:
-    """Whether the piece on sq stands next to an enemy immobilizer (Hyena) and so cannot move."""
-    side = pos.occ[sq]
-    types, piece, occ = pos.types.types, pos.piece, pos.occ
-    for n in _neighbours(pos.board)[sq]:
-        if occ[n] == 1 - side and types[piece[n]].immobilize:
-            return True
-    return False
-
-
-def _uses_immobilizers(pos: Position) -> bool:
-    return any(t.immobilize for t in pos.types.types)
-
-
-def is_attacked(pos: Position, target: int, by: int, idle: frozenset[int] = frozenset()) -> bool:
-    """Whether a piece of side `by` could capture on `target` now (pieces in `idle` cannot move)."""
-    occ, piece, types = pos.occ, pos.piece, pos.types.types
-    frozen_check = _uses_immobilizers(pos)
-    for e in pos.squares[by]:
-        lines = types[piece[e]].attacks[by][e].get(target)
-        if lines is None or e in idle or (frozen_check and is_frozen(pos, e)):
-            continue
-        for before, ray in lines:
-            if ray is None:
-                for sq in before:
-                    if occ[sq] != EMPTY:
-                        break
-                else:
-                    return True
-            elif ray_captures_at(ray, before, occ):
-                return True
-    return False
-
-
-def in_check(pos: Position, side: int) -> bool:
-    """Whether any royal of `side` is attacked (pieces dazzled this turn do not attack)."""
-    if side == pos.turn:
-        return any(is_attacked(pos, r, 1 - side) for r in pos.royals[side])
-    return any(r not in pos.shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
-
-
-def _check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
-    """(in check, squares an ordinary move may not leave or enter without a full check) for the side to move.
-
-    Plain lines to a royal add only their single blocker (moving it may open the line; entering
-    a plain line can only block it); other lines (hoppers, lame and bent paths) add every square.
-    """
-    sensitive: set[int] = set()
-    checked = False
-    occ, piece, types = pos.occ, pos.piece, pos.types.types
-    enemy = 1 - side
-    for r in pos.royals[side]:
-        for e in pos.squares[enemy]:
-            lines = types[piece[e]].attacks[enemy][e].get(r)
-            if lines is None:
-                continue
-            for before, ray in lines:
-                if ray is None:
-                    # A plain line opens by one ordinary move only if one piece blocks it (a pin).
-                    blockers = [sq for sq in before if occ[sq] != EMPTY]
-                    if not blockers:
-                        checked = True
-                    elif len(blockers) == 1:
-                        sensitive.add(blockers[0])
-                    continue
-                sensitive.update(line_squares((before, ray)))
-                if not checked:
-                    checked = ray_captures_at(ray, before, occ)
-    if checked and (pos.dazzled or _uses_immobilizers(pos)):
-        checked = in_check(pos, side)
-    return checked, sensitive
+    reason: str  # checkmate, stalemate, fivefold/threefold repetition, 75/fifty-move rule, royal lost
 
 
 # --- move generation ----------------------------------------------------------------------
@@ -137,12 +58,12 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
         return piece.promotes_to, True
     game = pos.game
     if game.promotion is Promotion.LIST:
-        return game.promotion_pieces, False
+        return game.promotion_pieces, game.promotion_optional
     if game.promotion is Promotion.HAND_KEPT:
-        return tuple(dict.fromkeys(pos.hands[side])), False
+        return tuple(dict.fromkeys(pos.hands[side])), game.promotion_optional
     if game.promotion is Promotion.HAND:
-        pool = pos.deck.draw[:3] if pos.deck is not None else pos.hands[side]
-        return tuple(dict.fromkeys(pool)), False
+        pool = pos.deck.ready().draw[:3] if pos.deck is not None else pos.hands[side]
+        return tuple(dict.fromkeys(pool)), game.promotion_optional
     return (), False
 
 
@@ -151,24 +72,20 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
     moves: list[Move] = []
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
     ep = frozenset(pos.ep) if pos.turn == side else frozenset()
-    immobilizers = _uses_immobilizers(pos)
+    restrained = uses_immobilizers(pos) or bool(pos.dazzled)
     append = moves.append
     for sq in list(pos.squares[side]):
         kind = types[piece[sq]]
-        if immobilizers and is_frozen(pos, sq):
+        if restrained and mobility(pos, sq) is not FREE:
+            if kind.teleport is not None and mobility(pos, sq) is DAZZLED:  # a dazzled Teleporter still teleports
+                _add_plain(pos, sq, kind.teleport[sq], side, moves)
             continue
         if kind.teleport is not None:
             _add_plain(pos, sq, kind.teleport[sq], side, moves)
-        if sq in pos.dazzled:
-            continue
         out: list = []
         fast_destinations(kind.fast[side][sq], occ, side, not moved[sq], ep, out)
         if kind.overlap[side]:
-            best: dict[int, int] = {}
-            for to, code in out:
-                if code > best.get(to, -1):
-                    best[to] = code
-            out = list(best.items())
+            out = _merged(out)
         zone = kind.zone[side] if kind.promotes else None
         for to, code in out:
             if code == R_CAPTURE:
@@ -190,6 +107,11 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
     return moves
 
 
+def _merged(out: list) -> list:
+    """Destinations reached along several rays, each way once (a square may be both a move and an e.p. capture)."""
+    return list(dict.fromkeys(out))
+
+
 def _add_plain(pos: Position, sq: int, entries, side: int, moves: list[Move]) -> None:
     out: list = []
     fast_destinations(entries, pos.occ, side, False, frozenset(), out)
@@ -197,7 +119,14 @@ def _add_plain(pos: Position, sq: int, entries, side: int, moves: list[Move]) ->
 
 
 def _add_promotions(pos, kind, sq, to, side, move_kind, extra, moves) -> None:
-    if kind.promotes and kind.zone[side][to]:
+    """The move once per promotion choice when it enters the piece's zone, and plain when that is allowed.
+
+    A move that starts inside the zone does not promote (the piece already had its chance), and
+    neither does a capture whose victim converts the captor (a Zombie pawn: the captor becomes one).
+    """
+    victim = extra if move_kind == Kind.EN_PASSANT else to
+    converts = pos.piece[victim] >= 0 and pos.types.types[pos.piece[victim]].convert_captor
+    if kind.promotes and kind.zone[side][to] and not kind.zone[side][sq] and not converts:
         choices, optional = promotion_choices(pos, kind, side)
         for choice in choices:
             moves.append(Move(sq, to, move_kind, choice, extra))
@@ -227,88 +156,15 @@ def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) 
                 moves.append(Move(sq, to, Kind.PUSH, None, board.square(x, y)))
 
 
-# --- castling -----------------------------------------------------------------------------
-
-
-def castling_partner_ok(pos: Position, sq: int) -> bool:
-    """Whether the piece on sq is of a kind that may castle in this game (corner pieces or named ids)."""
-    game, board = pos.game, pos.board
-    if game.castling is Castling.NONE:
-        return False
-    if game.corner_castling:
-        return board.file_of(sq) in (0, board.files - 1) and not pos.types.types[pos.piece[sq]].royal
-    return pos.types.id_of(pos.piece[sq]) in game.castling_partners
-
-
-def castling_targets(pos: Position, royal: int, partner: int) -> list[tuple[int, int]]:
-    """(royal lands, partner lands) for castling with this partner, by the game's geometry."""
-    board, game = pos.board, pos.game
-    rank = board.rank_of(royal)
-    rf, pf = board.file_of(royal), board.file_of(partner)
-    step = 1 if pf > rf else -1
-    if game.castling is Castling.FREE:
-        return [(board.square(f, rank), royal) for f in range(rf + step, pf, step)]
-    if game.castling is Castling.ADJACENT:
-        return [(board.square(pf - step, rank), board.square(pf - 2 * step, rank))]
-    if step > 0:
-        return [(board.square(board.files - 2, rank), board.square(board.files - 3, rank))]
-    return [(board.square(2, rank), board.square(3, rank))]
-
-
-def castling_moves(pos: Position, side: int) -> list[Move]:
-    """Castling moves whose path rules hold (royal safety afterwards is checked with the others)."""
-    occ = pos.occ
-    candidates = []
-    for partner in sorted(p for p in pos.castling if occ[p] == side):
-        royal = pos.royal_for(partner)
-        if royal >= 0:
-            candidates += [
-                (royal, partner, royal_to, partner_to)
-                for royal_to, partner_to in castling_targets(pos, royal, partner)
-                if _castle_squares_empty(pos, royal, partner, royal_to, partner_to)
-            ]
-    if not candidates or in_check(pos, side):
-        return []
-    return [
-        Move(royal, royal_to, Kind.CASTLE, None, partner, partner_to)
-        for royal, partner, royal_to, partner_to in candidates
-        if _castle_path_safe(pos, side, royal, royal_to)
-    ]
-
-
-def _castle_squares_empty(pos, royal, partner, royal_to, partner_to) -> bool:
-    occ, board = pos.occ, pos.board
-    if pos.game.castling is Castling.FREE:
-        return occ[royal_to] == EMPTY
-    rank = board.rank_of(royal)
-    files = [board.file_of(s) for s in (royal, partner, royal_to, partner_to)]
-    for f in range(min(files), max(files) + 1):
-        sq = board.square(f, rank)
-        if sq not in (royal, partner) and occ[sq] != EMPTY:
-            return False
-    return True
-
-
-def _castle_path_safe(pos, side, royal, royal_to) -> bool:
-    board = pos.board
-    if pos.game.castling is Castling.FREE:
-        return not is_attacked(pos, royal_to, 1 - side)
-    rank = board.rank_of(royal)
-    rf, tf = board.file_of(royal), board.file_of(royal_to)
-    step = 1 if tf > rf else -1
-    return not any(is_attacked(pos, board.square(f, rank), 1 - side) for f in range(rf + step, tf + step, step))
-
-
 # --- legality -----------------------------------------------------------------------------
 
 
 def legal_moves(pos: Position) -> list[Move]:
-    """Every legal move of the side to move: pseudo-legal moves that leave all its royals safe."""
+    """Every legal move of the side to move (battle moves apart: `battle_moves`): the pseudo-legal moves
+    that leave all its royals safe, only the jumped Hyena's while it must move."""
     side = pos.turn
     moves = pseudo_moves(pos, side)
-    if not pos.royals[side]:
-        return moves
-    checked, sensitive = _check_info(pos, side)
+    checked, sensitive = check_info(pos, side)
     types, piece = pos.types.types, pos.piece
     quiet_ok = not checked and not pos.must_move
     legal = []
@@ -328,27 +184,146 @@ def legal_moves(pos: Position) -> list[Move]:
 
 
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
+    """Whether `side` still has a royal after the move and none of them is attacked."""
     mover = pos.types.types[pos.piece[m.frm]]
     idle, shield = frozenset(), frozenset()
     if mover.dazzle:
-        from engine.position import _between
-
-        jumped = [sq for sq in _between(pos.board, m.frm, m.to) if pos.occ[sq] != EMPTY]
+        jumped = [sq for sq in squares_between(pos.board, m.frm, m.to) if pos.occ[sq] != EMPTY]
         idle = frozenset(sq for sq in jumped if pos.occ[sq] != side)
         shield = frozenset(sq for sq in jumped if pos.occ[sq] == side)
     undo = pos.apply(m)
     try:
-        return not any(r not in shield and is_attacked(pos, r, 1 - side, idle) for r in pos.royals[side])
+        royals = pos.royals[side]
+        return bool(royals) and not any(r not in shield and is_attacked(pos, r, 1 - side, idle) for r in royals)
     finally:
         pos.revert(undo)
 
 
-def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
-    """Spinal Tap's battle move from its steps; raise IllegalMoveError naming what breaks the rule.
+def _obliged(pos: Position) -> bool:
+    """Whether a Hyena jumped by the enemy Dazzler must move now (it has a legal move)."""
+    return bool(pos.must_move) and any(m.frm in pos.must_move for m in legal_moves(pos))
 
-    Two or more pawns or crabs each make a one-square forward move of their own (straight, or
-    diagonal for a crab or a capture); at most one captures, at most one promotes; once a game.
-    Battle moves are not listed by legal_moves (there are too many); a player proposes one.
+
+def refusal_reason(pos: Position, frm: int, to: int) -> str:
+    """Why no legal move goes from `frm` to `to`, in words for the player."""
+    board, side = pos.board, SIDE_NAMES[pos.turn]
+    ended = outcome(pos)
+    if ended is not None:
+        return f"the game is over: {ended.result.value} ({ended.reason})"
+    if pos.piece[frm] < 0:
+        return f"no piece stands on {board.name(frm)}"
+    if pos.occ[frm] != pos.turn:
+        return f"the piece on {board.name(frm)} is not {side}'s, and it is {side}'s turn"
+    name = pos.types[pos.piece[frm]].piece.name
+    tried = [m for m in pseudo_moves(pos, pos.turn) if m.frm == frm and m.to == to]
+    if not tried:
+        stuck = immobility_reason(pos, frm)
+        return stuck or f"the {name} on {board.name(frm)} cannot move to {board.name(to)}"
+    if any(_safe_after(pos, m, pos.turn) for m in tried):
+        return must_move_reason(pos)
+    undo = pos.apply(tried[0])
+    royal_left = bool(pos.royals[pos.turn])
+    pos.revert(undo)
+    return f"it would leave {side}'s royal piece attacked" if royal_left else f"it would leave {side} without a royal piece"
+
+
+# --- the battle move (Spinal Tap) ---------------------------------------------------------
+
+
+def battle_moves(pos: Position) -> Iterator[Move]:
+    """Every legal battle move of the side to move (Kind.BATTLE, steps sorted by from-square)."""
+    return _battles(pos)
+
+
+def has_battle_move(pos: Position) -> bool:
+    """Whether the side to move has a legal battle move (stops at the first one found)."""
+    return next(_battles(pos), None) is not None
+
+
+def _battles(pos: Position) -> Iterator[Move]:
+    """Battle moves by a depth-first search over the pawns (each steps or stays), pruned as it goes."""
+    side = pos.turn
+    if not pos.game.battle_move or side in pos.battle_used or _obliged(pos):
+        return
+    options = [steps for steps in (battle_step_options(pos, sq) for sq in sorted(pos.squares[side])) if steps]
+    checked, sensitive = check_info(pos, side)
+    lines = (sensitive, shared_blockers(pos, side))
+    interpose = interposing_squares(pos, side) if checked else frozenset()
+    # can_interpose[i]: whether some pawn from index i on can interpose (in check, one step must)
+    can_interpose = [False] * (len(options) + 1)
+    for i in range(len(options) - 1, -1, -1):
+        can_interpose[i] = can_interpose[i + 1] or any(s.to in interpose for s in options[i])
+    chosen: list[Move] = []
+
+    def search(i: int, captures: int, promotions: int, interposed: bool) -> Iterator[Move]:
+        if len(chosen) + len(options) - i < 2 or (checked and not interposed and not can_interpose[i]):
+            return
+        if i == len(options):
+            move = Move(chosen[0].frm, chosen[0].to, Kind.BATTLE, None, -1, -1, tuple(chosen))
+            if _battle_safe(pos, move, side, checked, lines):
+                yield move
+            return
+        taken = {s.to for s in chosen}
+        for step in options[i]:
+            capture = step.kind == Kind.EN_PASSANT or pos.occ[step.to] != EMPTY
+            promotion = step.promotion is not None
+            if step.to in taken or captures + capture > 1 or promotions + promotion > 1:
+                continue
+            chosen.append(step)
+            yield from search(i + 1, captures + capture, promotions + promotion, interposed or step.to in interpose)
+            chosen.pop()
+        yield from search(i + 1, captures, promotions, interposed)
+
+    yield from search(0, 0, 0, False)
+
+
+def _battle_safe(pos: Position, move: Move, side: int, checked: bool, lines: tuple[set[int], list]) -> bool:
+    """Royal safety after a battle move; steps that open no line to a royal are safe without trying.
+
+    `lines` is (squares no step may leave or enter untried, blocker sets of plain lines with two or more).
+    """
+    sensitive, shared = lines
+    if not checked and all(
+        s.kind == Kind.NORMAL and s.frm not in sensitive and s.to not in sensitive for s in move.steps
+    ):
+        leaving = {s.frm for s in move.steps}
+        if not any(blockers <= leaving for blockers in shared):
+            return True
+    return _safe_after(pos, move, side)
+
+
+def battle_step_options(pos: Position, sq: int) -> list[Move]:
+    """The one-square forward moves the pawn or crab on sq may make as a battle step (none if it cannot move)."""
+    side = pos.occ[sq]
+    kind = pos.types.types[pos.piece[sq]]
+    if kind.group is not Group.PAWN or mobility(pos, sq) is not Mobility.FREE:
+        return []
+    board, occ = pos.board, pos.occ
+    forward = 1 if side == 0 else -1
+    out: list = []
+    fast_destinations(kind.fast[side][sq], occ, side, False, frozenset(pos.ep), out)
+    steps: list[Move] = []
+    for to, code in _merged(out):
+        if board.rank_of(to) - board.rank_of(sq) != forward or abs(board.file_of(to) - board.file_of(sq)) > 1:
+            continue
+        if code == R_CAPTURE and (pos.types.types[pos.piece[to]].uncapturable or to in pos.shielded):
+            continue
+        if code == R_EP:
+            if pos.ep_victim < 0 or occ[pos.ep_victim] != 1 - side or pos.ep_victim in pos.shielded:
+                continue
+            _add_promotions(pos, kind, sq, to, side, Kind.EN_PASSANT, pos.ep_victim, steps)
+        else:
+            _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, steps)
+    return steps
+
+
+def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
+    """Spinal Tap's battle move from its steps (any order); raise IllegalMoveError naming what breaks the rule.
+
+    Two or more pawns or crabs each make one of their own one-square forward moves (straight, or
+    diagonal for a crab or a capture, en passant included), judged on the board before the move;
+    at most one captures, at most one promotes; once a game. In check, at least one step must
+    interpose and every check must end (docs/rulings.md).
     """
     side, board = pos.turn, pos.board
     label = text or "&".join(board.name(s.frm) + board.name(s.to) for s in steps)
@@ -358,6 +333,9 @@ def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
 
     if not pos.game.battle_move:
         raise refuse(f"{pos.game.name} has no battle move")
+    ended = outcome(pos)
+    if ended is not None:
+        raise refuse(f"the game is over: {ended.result.value} ({ended.reason})")
     if side in pos.battle_used:
         raise refuse("this side has already made its battle move")
     if len(steps) < 2:
@@ -365,19 +343,23 @@ def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
     froms, tos = [s.frm for s in steps], [s.to for s in steps]
     if len(set(froms)) != len(froms) or len(set(tos)) != len(tos) or set(froms) & set(tos):
         raise refuse("each pawn moves once, to its own square, not onto another's start")
-    captures = promotions = 0
-    for step in steps:
-        captures += _check_battle_step(pos, step, side, refuse)
-        promotions += step.promotion is not None
-    if captures > 1 or promotions > 1:
+    chosen = sorted((_battle_step(pos, step, side, refuse) for step in steps), key=lambda s: s.frm)
+    captures = sum(s.kind == Kind.EN_PASSANT or pos.occ[s.to] != EMPTY for s in chosen)
+    if captures > 1 or sum(s.promotion is not None for s in chosen) > 1:
         raise refuse("at most one step may capture and at most one may promote")
-    move = Move(steps[0].frm, steps[0].to, Kind.BATTLE, None, -1, -1, tuple(steps))
+    if _obliged(pos):
+        raise refuse(must_move_reason(pos))
+    move = Move(chosen[0].frm, chosen[0].to, Kind.BATTLE, None, -1, -1, tuple(chosen))
+    checked = in_check(pos, side)
+    if checked and not {s.to for s in chosen} & interposing_squares(pos, side):
+        raise refuse("in check, one of its steps must interpose (stand between the checking piece and the royal)")
     if not _safe_after(pos, move, side):
-        raise refuse(f"it would leave {'white' if side == 0 else 'black'}'s royal piece attacked")
+        raise refuse(f"it would leave {SIDE_NAMES[side]}'s royal piece attacked")
     return move
 
 
-def _check_battle_step(pos: Position, step: Move, side: int, refuse) -> bool:
+def _battle_step(pos: Position, step: Move, side: int, refuse) -> Move:
+    """The step as the battle move makes it (en passant resolved), or raise naming the fault."""
     board, occ = pos.board, pos.occ
     name = board.name(step.frm) + board.name(step.to)
     if occ[step.frm] != side or pos.types[pos.piece[step.frm]].group is not Group.PAWN:
@@ -386,27 +368,46 @@ def _check_battle_step(pos: Position, step: Move, side: int, refuse) -> bool:
     forward = 1 if side == 0 else -1
     if board.rank_of(step.to) - board.rank_of(step.frm) != forward or abs(board.file_of(step.to) - board.file_of(step.frm)) > 1:
         raise refuse(f"{name}: each step goes one square forward")
-    if (_uses_immobilizers(pos) and is_frozen(pos, step.frm)) or step.frm in pos.dazzled:
-        raise refuse(f"{name}: the {kind.piece.name} cannot move this turn")
-    out: list = []
-    fast_destinations(kind.fast[side][step.frm], occ, side, False, frozenset(), out)
-    reach = {to: code for to, code in out}.get(step.to)
-    capture = reach == R_CAPTURE
-    if reach is None or (capture and (pos.types[pos.piece[step.to]].uncapturable or step.to in pos.shielded)):
-        raise refuse(f"{name}: the {kind.piece.name} cannot make that step")
-    choices, optional = promotion_choices(pos, kind, side) if kind.zone[side][step.to] else ((), True)
-    if step.promotion is not None and step.promotion not in choices:
-        raise refuse(f"{name}: it cannot promote to {step.promotion!r} here")
-    if step.promotion is None and choices and not optional:
-        raise refuse(f"{name}: say what it promotes to ({', '.join(choices)})")
-    return capture
+    stuck = immobility_reason(pos, step.frm)
+    if stuck is not None:
+        raise refuse(f"{name}: {stuck}")
+    options = battle_step_options(pos, step.frm)
+    reach = select_moves(options, step.frm, step.to, step.extra if step.extra >= 0 else None)
+    named = [s for s in reach if s.promotion == step.promotion]
+    if named:
+        return named[0]
+    if not reach:
+        can = any(s.to == step.to for s in options)
+        raise refuse(f"{name}: " + (f"it takes no pawn en passant on {board.name(step.extra)}" if can else
+                                    f"the {kind.piece.name} cannot make that step"))
+    allowed = ", ".join(pos.catalogue.get(s.promotion).code for s in reach if s.promotion)
+    if step.promotion is None:
+        raise refuse(f"{name}: say what it promotes to ({allowed})")
+    code = pos.catalogue.get(step.promotion).code
+    raise refuse(f"{name}: it cannot promote to {code} here; allowed: {allowed or 'none'}")
+
+
+def select_moves(moves: list[Move], frm: int, to: int, other: int | None) -> list[Move]:
+    """The moves from `frm` to `to`. `other` (written after '/') picks the castling partner or the pawn
+    taken en passant; without it an ordinary move wins over a castling move or capture on the same squares."""
+    found = [m for m in moves if m.frm == frm and m.to == to]
+    if other is not None:
+        return [m for m in found if m.kind in (Kind.CASTLE, Kind.EN_PASSANT) and m.extra == other]
+    plain = [m for m in found if m.kind not in (Kind.CASTLE, Kind.EN_PASSANT)]
+    return plain if plain and len(plain) < len(found) else found
+
+
+# --- playing and game end -----------------------------------------------------------------
 
 
 def play(pos: Position, m: Move) -> None:
-    """Push a move after checking that it is legal; raise IllegalMoveError otherwise."""
+    """Push a move after checking that it is legal and the game goes on; raise IllegalMoveError otherwise."""
     if m.kind == Kind.BATTLE:
         pos.push(battle_move(pos, list(m.steps)))
         return
+    ended = outcome(pos)
+    if ended is not None:
+        raise IllegalMoveError(f"the game is over: {ended.result.value} ({ended.reason})")
     if m not in legal_moves(pos):
         from engine.notation import format_move
 
@@ -414,21 +415,49 @@ def play(pos: Position, m: Move) -> None:
     pos.push(m)
 
 
-# --- game end -----------------------------------------------------------------------------
+def has_legal_move(pos: Position) -> bool:
+    """Whether the side to move has any legal move, a battle move included."""
+    return bool(legal_moves(pos)) or has_battle_move(pos)
+
+
+# What ends a game by itself under each draw rule: how often a position occurs, and how many plies
+# pass without a capture or a pawn move.
+ENDING_REPETITION = {Draws.CLAIM: (5, "fivefold repetition"), Draws.AUTOMATIC: (3, "threefold repetition")}
+ENDING_PLIES = {Draws.CLAIM: (150, "seventy-five-move rule"), Draws.AUTOMATIC: (100, "fifty-move rule")}
 
 
 def outcome(pos: Position) -> Outcome | None:
-    """Checkmate, stalemate, a lost royal, threefold repetition or the fifty-move rule; else None."""
+    """How the game has ended here: checkmate, stalemate, a lost royal or a draw by rule; else None.
+
+    With the game's `draws = "claim"` (the default, as in FIDE chess) only fivefold repetition and
+    the 75-move rule end the game by themselves; threefold and fifty are `claimable_draw`. With
+    `draws = "automatic"` threefold repetition and the fifty-move rule end it at once.
+    """
     side = pos.turn
     winner = Result.BLACK_WINS if side == 0 else Result.WHITE_WINS
-    for loser in (side, 1 - side):  # every game here has royals: a side left without one has lost
+    for loser in (side, 1 - side):  # positions are built with a royal each; this guards hand-made ones
         if not pos.royals[loser]:
             return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
-    if not legal_moves(pos):
+    if not has_legal_move(pos):
         return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
-    if Counter(pos.keys)[pos.key()] >= 3:
-        return Outcome(Result.DRAW, "threefold repetition")
-    if pos.halfmove >= 100:
-        return Outcome(Result.DRAW, "fifty-move rule")
+    times, repetition = ENDING_REPETITION[pos.game.draws]
+    if pos.keys.count(pos.key()) >= times:
+        return Outcome(Result.DRAW, repetition)
+    plies, rule = ENDING_PLIES[pos.game.draws]
+    if pos.halfmove >= plies:
+        return Outcome(Result.DRAW, rule)
     return None
 
+
+def claimable_draw(pos: Position) -> str | None:
+    """The draw the player to move may claim now ("threefold repetition", "fifty-move rule"), or None.
+
+    Only in games whose draws are claims, and only while the game goes on.
+    """
+    if pos.game.draws is not Draws.CLAIM or outcome(pos) is not None:
+        return None
+    if pos.keys.count(pos.key()) >= 3:
+        return "threefold repetition"
+    if pos.halfmove >= 100:
+        return "fifty-move rule"
+    return None

@@ -12,7 +12,8 @@ from datetime import date
 from typing import Callable
 
 from engine import rules
-from engine.errors import GameError, NotationError
+from engine.deal_record import DealFile
+from engine.errors import NotationError
 from engine.game import GameDef, default_catalogue, load_game
 from engine.move import Move
 from engine.notation import format_move, format_san, parse_fen, parse_move
@@ -84,14 +85,11 @@ class Session:
         return session
 
     @classmethod
-    def from_deal(cls, deal: dict, fen: str | None = None, catalogue: Catalogue | None = None,
+    def from_deal(cls, deal: DealFile, fen: str | None = None, catalogue: Catalogue | None = None,
                   control: TimeControl | None = None, now: Callable[[], float] = time.monotonic) -> Session:
-        """A game from a saved deal (the JSON of `dealer deal --save`): its game, start FEN, seed and board."""
-        name = deal.get("game")
-        if not isinstance(name, str) or not isinstance(deal.get("fen"), str):
-            raise GameError("deal: expected a 'game' name and a 'fen' (write one with dealer deal --save FILE)")
-        tags = {"DealSeed": str(deal.get("seed", "?")), "DealBoard": str(deal.get("procedure", deal.get("board", "?")))}
-        return cls.new(name, fen or deal["fen"], catalogue, control, now, tags)
+        """A game from a saved deal (`engine.deal_record.read_deal_file`): its game, start FEN, seed and board."""
+        tags = {"DealSeed": str(deal.seed), "DealBoard": deal.procedure or deal.board}
+        return cls.new(deal.game, fen or deal.fen, catalogue, control, now, tags)
 
     # --- what the players see ---------------------------------------------------------
     @property
@@ -132,8 +130,7 @@ class Session:
 
     def claimable(self) -> str | None:
         """The draw the side to move may claim now (threefold repetition, fifty-move rule), or None."""
-        claim = getattr(rules, "claimable_draw", None)
-        return None if self.over or claim is None else claim(self.position)
+        return None if self.over else rules.claimable_draw(self.position)
 
     def state(self):
         """A snapshot for display (engine.session_state.SessionState; dataclasses.asdict gives JSON data)."""

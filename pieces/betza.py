@@ -67,6 +67,9 @@ ATOMS: dict[str, Atom] = {
 }
 AMBIGUOUS_ATOMS = {"L": "C", "J": "Z"}
 MAX_LEAP = 15  # the longest leap that fits a 16x16 board
+MAX_LEGS = 4  # legs joined by 'a' in one move; every catalogue piece needs at most 2
+MAX_LENGTH = 200  # characters in one XBetza string; the catalogue's longest has 29
+ASCII_DIGITS = "0123456789"  # str.isdigit() would also take '²' and '٣', which int() then refuses
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,7 @@ def format_terms(terms: tuple[Term, ...]) -> str:
     return "".join(term.format() for term in terms)
 
 
-_COORDINATE = re.compile(r"\((\d+),(\d+)\)")
+_COORDINATE = re.compile(r"\(([0-9]+),([0-9]+)\)")
 
 
 class _Reader:
@@ -137,6 +140,8 @@ def parse_terms(text: str) -> tuple[Term, ...]:
     """Read an XBetza string into its terms; raise BetzaError on anything not understood."""
     if not isinstance(text, str) or not text.strip():
         raise BetzaError(f"XBetza {text!r}: empty; expected at least one atom such as W, N or (1,4)")
+    if len(text) > MAX_LENGTH:
+        raise BetzaError(f"XBetza {text[:20]!r}...: {len(text)} characters; at most {MAX_LENGTH} allowed")
     reader = _Reader(text)
     terms = []
     while not reader.done():
@@ -151,6 +156,8 @@ def _read_term(reader: _Reader) -> Term:
         reader.pos += 1
     legs = [_read_leg(reader)]
     while reader.peek() == "a":
+        if len(legs) == MAX_LEGS:
+            raise reader.fail(f"an atom: a move has at most {MAX_LEGS} legs joined by 'a'")
         reader.pos += 1
         legs.append(_read_leg(reader))
     atom = _read_atom(reader)
@@ -198,7 +205,7 @@ def _read_atom(reader: _Reader) -> Atom:
         match = _COORDINATE.match(reader.text, reader.pos)
         if not match:
             raise reader.fail("a leap written as (x,y) with two whole numbers, e.g. (1,4)")
-        x, y = int(match.group(1)), int(match.group(2))
+        x, y = _small_number(match.group(1)), _small_number(match.group(2))
         if max(x, y) == 0 or max(x, y) > MAX_LEAP:
             raise reader.fail(f"a leap (x,y) with 1 <= max(x,y) <= {MAX_LEAP}")
         reader.pos = match.end()
@@ -211,14 +218,19 @@ def _read_range(reader: _Reader, atom: Atom) -> int | None:
         reader.pos += 1  # a doubled atom (NN) is an unlimited rider
         return None
     start = reader.pos
-    while reader.peek().isdigit():
+    while reader.peek() and reader.peek() in ASCII_DIGITS:
         reader.pos += 1
     digits = reader.text[start : reader.pos]
     if not digits:
         return None if atom.rider else 1
     if len(digits) > 1 and digits[0] == "0":
         raise reader.fail("a range without a leading zero (exact ranges such as W03 are not supported)", start)
-    steps = int(digits)
+    steps = _small_number(digits)
     if steps > MAX_LEAP:
         raise reader.fail(f"a range from 0 (unlimited) to {MAX_LEAP}", start)
     return None if steps == 0 else steps
+
+
+def _small_number(digits: str) -> int:
+    """ASCII digits as a number, or MAX_LEAP + 1 for anything longer than two digits (always too big)."""
+    return int(digits) if len(digits) <= 2 else MAX_LEAP + 1

@@ -6,14 +6,16 @@ Every rejected value names the file, the piece, the key, the bad value and what 
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 
-from pieces.datafile import read_toml
+import msgspec
+
+from pieces.betza import MAX_LENGTH
+from pieces.datafile import Id, Text, convert, one_line, pattern, read_toml
 from pieces.errors import BetzaError, CatalogueError, UnknownPieceError
 from pieces.movement import Movement, parse_movement
 
@@ -51,12 +53,37 @@ class Rule(Enum):
         return self in (Rule.FLEE_WHEN_ATTACKED, Rule.DOUBLE_STEP_TO_PROMOTE)
 
 
-ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-CODE_PATTERN = re.compile(r"^[A-Z]{1,3}$")
-REQUIRED = ("id", "name", "group", "code", "betza", "text")
-OPTIONAL = (
-    "sets", "games", "rules", "rule_betza", "rank_captures", "promotes_to", "value", "value_note", "source",
-)
+Code = pattern(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters", 3)
+RankKey = pattern(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ...")
+Betza = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
+Names = Annotated[list[Id], msgspec.Meta(max_length=100)]
+MAX_PIECES_PER_FILE = 500  # the built-in catalogue has 87
+
+
+class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of one [[piece]] table (semantic checks follow in `_read_piece`)."""
+
+    id: Id
+    name: one_line(60, min_length=1)
+    group: Group
+    code: Code
+    betza: Betza
+    text: one_line(2000, min_length=1)
+    sets: Names = []
+    games: Names = []
+    rules: Annotated[list[Rule], msgspec.Meta(max_length=len(Rule))] = []
+    rule_betza: dict[Id, Betza] = {}
+    rank_captures: Annotated[dict[RankKey, Betza], msgspec.Meta(max_length=16)] = {}
+    promotes_to: Names = []
+    value: Annotated[float, msgspec.Meta(ge=0, le=100)] | None = None
+    value_note: Text = ""
+    source: Text = ""
+
+
+class CatalogueFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A catalogue file: [[piece]] tables, each checked on its own so errors name the piece."""
+
+    piece: Annotated[list[dict[str, Any]], msgspec.Meta(max_length=MAX_PIECES_PER_FILE)] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +183,7 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
 
 def read_catalogue_file(path: Path) -> list[PieceDef]:
     """Every piece of one catalogue file; raise CatalogueError naming what is wrong."""
-    data = read_toml(path, "catalogue", CatalogueError)
-    unknown = set(data) - {"piece"}
-    if unknown:
-        raise CatalogueError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}; allowed: [[piece]] tables")
-    tables = data.get("piece", [])
-    if not isinstance(tables, list):
-        raise CatalogueError(f"{path}: 'piece' must be an array of tables, written [[piece]]")
+    tables = read_toml(path, "catalogue", CatalogueError, CatalogueFile).piece
     seen: set[str] = set()
     pieces = []
     for index, table in enumerate(tables, start=1):
@@ -174,131 +195,43 @@ def read_catalogue_file(path: Path) -> list[PieceDef]:
     return pieces
 
 
-class _Table:
-    """Typed access to one [[piece]] table with errors that name the file, piece and key."""
+def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
+    label = table.get("id") if isinstance(table.get("id"), str) else f"#{index}"
+    where = f"{path}: piece {label[:40]!r}"
+    row = convert(table, PieceTable, where, CatalogueError)
 
-    def __init__(self, path: Path, index: int, table: dict[str, Any]) -> None:
-        self.path, self.table = path, table
-        label = table.get("id") if isinstance(table.get("id"), str) else f"#{index}"
-        self.where = f"{path}: piece {label!r}"
-
-    def error(self, key: str, message: str) -> CatalogueError:
-        return CatalogueError(f"{self.where}: {key}: {message}")
-
-    def text(self, key: str, default: str | None = None) -> str:
-        value = self.table.get(key, default)
-        if not isinstance(value, str) or (key in REQUIRED and not value.strip()):
-            raise self.error(key, f"{value!r} is not allowed; expected a non-empty string")
-        return value
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        value = self.table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise self.error(key, f"{value!r} is not allowed; expected a list of strings")
-        return tuple(value)
-
-    def mapping(self, key: str) -> dict[str, Any]:
-        value = self.table.get(key, {})
-        if not isinstance(value, dict):
-            raise self.error(key, f"{value!r} is not allowed; expected a table such as {{ name = \"...\" }}")
-        return value
-
-    def movement(self, key: str, betza: Any) -> Movement:
-        if not isinstance(betza, str):
-            raise self.error(key, f"{betza!r} is not allowed; expected an XBetza string")
+    def movement(key: str, betza: str) -> Movement:
         try:
             return parse_movement(betza)
         except BetzaError as error:
-            raise self.error(key, str(error)) from None
+            raise CatalogueError(f"{where}: {key}: {error}") from None
 
-
-def _read_piece(path: Path, index: int, table: Any) -> PieceDef:
-    if not isinstance(table, dict):
-        raise CatalogueError(f"{path}: piece #{index}: expected a table")
-    t = _Table(path, index, table)
-    for key in table:
-        if key not in REQUIRED and key not in OPTIONAL:
-            raise t.error(key, f"unknown key; allowed: {', '.join(REQUIRED + OPTIONAL)}")
-    for key in REQUIRED:
-        if key not in table:
-            raise t.error(key, "missing; every piece needs " + ", ".join(REQUIRED))
-    piece_id = t.text("id")
-    if not ID_PATTERN.match(piece_id):
-        raise t.error("id", f"{piece_id!r} is not allowed; use lowercase letters, digits and hyphens")
-    code = t.text("code")
-    if not CODE_PATTERN.match(code):
-        raise t.error("code", f"{code!r} is not allowed; use 1 to 3 capital letters")
-    rules = _rules(t)
+    rules = frozenset(row.rules)
     return PieceDef(
-        id=piece_id,
-        name=t.text("name"),
-        group=_enum(t, "group", Group),
-        code=code,
-        movement=t.movement("betza", table["betza"]),
-        text=t.text("text"),
-        sets=t.texts("sets"),
-        games=t.texts("games"),
-        rules=rules,
-        rule_moves=_rule_moves(t, rules),
-        rank_captures=_rank_captures(t),
-        promotes_to=t.texts("promotes_to"),
-        value=_value(t),
-        value_note=t.text("value_note", ""),
-        source=t.text("source", ""),
+        id=row.id, name=row.name, group=row.group, code=row.code, movement=movement("betza", row.betza),
+        text=row.text, sets=tuple(row.sets), games=tuple(row.games), rules=rules,
+        rule_moves=_rule_moves(where, row, rules, movement),
+        rank_captures=tuple(sorted((int(key), movement(f"rank_captures.{key}", betza))
+                                   for key, betza in row.rank_captures.items())),
+        promotes_to=tuple(row.promotes_to), value=row.value, value_note=row.value_note, source=row.source,
         origin=str(path),
     )
 
 
-def _enum(t: _Table, key: str, kind: type[Enum]) -> Any:
-    value = t.table[key]
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in kind)
-        raise t.error(key, f"{value!r} is not allowed; allowed: {allowed}") from None
-
-
-def _rules(t: _Table) -> frozenset[Rule]:
-    found = set()
-    for name in t.texts("rules"):
-        try:
-            found.add(Rule(name))
-        except ValueError:
-            allowed = ", ".join(rule.value for rule in Rule)
-            raise t.error("rules", f"{name!r} is not allowed; allowed: {allowed}") from None
-    return frozenset(found)
-
-
-def _rule_moves(t: _Table, rules: frozenset[Rule]) -> tuple[tuple[Rule, Movement], ...]:
+def _rule_moves(where: str, row: PieceTable, rules: frozenset[Rule], movement) -> tuple[tuple[Rule, Movement], ...]:
     moves = []
-    for name, betza in t.mapping("rule_betza").items():
+    for name, betza in row.rule_betza.items():
         rule = next((r for r in rules if r.value == name), None)
         if rule is None or not rule.takes_moves:
             takers = ", ".join(r.value for r in Rule if r.takes_moves)
-            raise t.error("rule_betza", f"{name!r} is not allowed; keys must be rules of this piece among: {takers}")
-        moves.append((rule, t.movement(f"rule_betza.{name}", betza)))
+            raise CatalogueError(
+                f"{where}: rule_betza: {name!r} is not allowed; keys must be rules of this piece among: {takers}"
+            )
+        moves.append((rule, movement(f"rule_betza.{name}", betza)))
     for rule in rules:
         if rule.takes_moves and rule not in dict(moves):
-            raise t.error("rule_betza", f"missing the moves for rule {rule.value!r}")
+            raise CatalogueError(f"{where}: rule_betza: missing the moves for rule {rule.value!r}")
     return tuple(moves)
-
-
-def _rank_captures(t: _Table) -> tuple[tuple[int, Movement], ...]:
-    entries = []
-    for key, betza in t.mapping("rank_captures").items():
-        if not key.isdigit():
-            raise t.error("rank_captures", f"key {key!r} is not allowed; use ranks back from the far rank: \"0\", \"1\", ...")
-        entries.append((int(key), t.movement(f"rank_captures.{key}", betza)))
-    return tuple(sorted(entries, key=lambda entry: entry[0]))
-
-
-def _value(t: _Table) -> float | None:
-    value = t.table.get("value")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
-        raise t.error("value", f"{value!r} is not allowed; expected a number from 0 to 100")
-    return float(value)
 
 
 def _check_codes(pieces: Iterable[PieceDef]) -> None:

@@ -9,11 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from math import prod
 
-from pieces.betza import Atom, Leg, Term, format_terms, parse_terms
+from pieces.betza import MAX_LEAP, Atom, Leg, Term, format_terms, parse_terms
 from pieces.errors import BetzaError
 
 Vector = tuple[int, int]
+
+# Bounds that keep parsing and compiling any string fast (the catalogue's richest piece has 24
+# paths and 24 walks). A walk is one way to go through the legs before the last; an unlimited
+# slide counts as MAX_LEAP steps, the longest ride on a 16x16 board.
+MAX_PATHS = 256
+MAX_WALKS = 1024
 
 # The eight compass directions, clockwise from straight forward.
 COMPASS: tuple[Vector, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
@@ -102,21 +109,47 @@ def parse_movement(betza: str) -> Movement:
     """Parse an XBetza string into a Movement; raise BetzaError if any part is not understood."""
     terms = parse_terms(betza)
     paths: dict[Path, None] = {}
+    budget = _Budget(betza)
     for term in terms:
-        for path in _term_paths(term, betza):
+        for path in _term_paths(term, betza, budget):
             paths[path] = None
     return Movement(format_terms(terms), terms, tuple(paths))
 
 
-def _term_paths(term: Term, text: str) -> list[Path]:
+class _Budget:
+    """Counts the paths and walks of one string before they are built; BetzaError past the bounds."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.paths, self.walks = text, 0, 0
+
+    def spend(self, paths: int, walks: int) -> None:
+        self.paths += paths
+        self.walks += walks
+        if self.paths > MAX_PATHS:
+            raise BetzaError(
+                f"XBetza {self.text!r}: more than {MAX_PATHS} paths ({self.paths} so far); "
+                "use fewer legs or directions"
+            )
+        if self.walks > MAX_WALKS:
+            raise BetzaError(
+                f"XBetza {self.text!r}: its slides before the last leg make more than {MAX_WALKS} walks "
+                f"({self.walks} so far); give them a range, e.g. aR4 instead of aR"
+            )
+
+
+def _term_paths(term: Term, text: str, budget: _Budget) -> list[Path]:
     final_leg = term.legs[-1]
     _check_modifiers(term, text)
     modes = _final_modes(final_leg)
     hop = Hop.CANNON if "p" in final_leg.modifiers else Hop.GRASSHOPPER if "g" in final_leg.modifiers else Hop.NONE
     ranges = _leg_ranges(term)
-    chains: list[list[Vector]] = [[v] for v in _first_vectors(term.atom, term.legs[0].directions, term, text)]
-    for leg in term.legs[1:]:
-        chains = [chain + [v] for chain in chains for v in _continuation_vectors(chain[-1], term.atom, leg, term, text)]
+    first = _first_vectors(term.atom, term.legs[0].directions, term, text)
+    turns = [_continuation_turns(term.atom, leg, term, text) for leg in term.legs[1:]]
+    count = len(first) * prod(map(len, turns))
+    budget.spend(count, count * prod(steps or MAX_LEAP for steps in ranges[:-1]))
+    chains: list[list[Vector]] = [[v] for v in first]
+    for leg_turns in turns:
+        chains = [chain + [v] for chain in chains for v in _turned(chain[-1], term.atom, leg_turns)]
     paths = []
     for chain in chains:
         legs = tuple(
@@ -288,12 +321,16 @@ TURNS = {
 }
 
 
-def _continuation_vectors(previous: Vector, atom: Atom, leg: Leg, term: Term, text: str) -> list[Vector]:
+def _continuation_turns(atom: Atom, leg: Leg, term: Term, text: str) -> list[int]:
+    """The turns (in 45 degree steps) a continuation leg may take from the previous leg's heading."""
     if atom.family == "oblique":
         raise _term_error(term, text, "legs joined by 'a' need an orthogonal, diagonal or 8-fold atom")
+    return _turns(leg.directions, atom, term, text)
+
+
+def _turned(previous: Vector, atom: Atom, turns: list[int]) -> list[Vector]:
     unit = (_sign(previous[0]), _sign(previous[1]))
     heading = COMPASS.index(unit)
-    turns = _turns(leg.directions, atom, term, text)
     size = atom.long
     return [tuple(c * size for c in COMPASS[(heading + turn) % 8]) for turn in turns]  # type: ignore[misc]
 

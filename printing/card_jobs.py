@@ -13,7 +13,7 @@ from pieces.errors import DealerError
 from printing.calibrate import write_calibration
 from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
 from printing.deck import Card, build_deck, face_info, select_pieces
-from printing.files import OutputError, write_atomic
+from printing.files import file_stem, out_path, write_atomic
 from printing.pdf import PdfPainter, new_canvas
 from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
 from printing.png import png_bytes
@@ -60,21 +60,8 @@ class DeckRequest:
             base = "-".join(self.sets or self.games or ("starter",))
         parts = [base, *self.groups]
         if self.profile != DEFAULT_PROFILE:
-            parts.append(Path(self.profile).stem)
+            parts.append(file_stem(Path(self.profile).stem, "profile"))
         return "-".join(parts)
-
-
-def check_out_dir(out_dir: Path) -> Path:
-    """Make sure the output folder exists and takes files, before any work starts."""
-    import tempfile
-
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out_dir):
-            pass
-    except OSError as error:
-        raise OutputError(f"{out_dir}: cannot create the folder or write in it ({error.strerror})") from None
-    return out_dir
 
 
 def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], object]:
@@ -99,7 +86,7 @@ def print_cards(
     """Write the card fronts PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
     pictures = picture_source(catalogue, request.pictures, out_dir)
-    path = out_dir / folder / f"{request.name}-cards.pdf"
+    path = out_path(out_dir, folder, f"{request.name}-cards.pdf")
     title = f"Dealer's Chess cards: {request.name}"
     write_fronts(cards, profile, path, title, pictures, progress)
     return path, len(pages_of(cards, profile))
@@ -112,13 +99,13 @@ def print_backs(
     """Write the card backs PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
     if options.layout is BackLayout.INTERLEAVED:
-        path = out_dir / folder / f"{request.name}-cards-duplex.pdf"
+        path = out_path(out_dir, folder, f"{request.name}-cards-duplex.pdf")
         pictures = picture_source(catalogue, request.pictures, out_dir)
         title = f"Dealer's Chess cards, fronts and backs: {request.name}"
         write_interleaved(cards, profile, path, title, options, pictures, progress)
         return path, 2 * deck_pages(catalogue, request)
     suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
-    path = out_dir / folder / f"{request.name}-backs{suffix}.pdf"
+    path = out_path(out_dir, folder, f"{request.name}-backs{suffix}.pdf")
     write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)
     return path, deck_pages(catalogue, request, options.layout)
 
@@ -128,7 +115,7 @@ def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float,
     profile = load_profile(profile_name)
     if min(profile.page_width_pt, profile.page_height_pt) < 500:
         raise DealerError(f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card")
-    return write_calibration(profile, duplex, offset_mm, out_dir / "cards" / "calibration.pdf")
+    return write_calibration(profile, duplex, offset_mm, out_path(out_dir, "cards", "calibration.pdf"))
 
 
 def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
@@ -171,10 +158,10 @@ def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Pat
     piece = catalogue.get(piece_id)
     if whole_card:
         source = picture_source(catalogue, pictures, out_dir)
-        path = out_dir / "cards" / f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}"
+        path = out_path(out_dir, "cards", f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}")
         margin = BLEED_PT if bleed else 0.0
         return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, margin, pictures=source)
-    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_dir / "cards" / f"{piece.id}-diagram.{fmt.value}", dpi)
+    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_path(out_dir, "cards", f"{piece.id}-diagram.{fmt.value}"), dpi)
 
 
 def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | None = None) -> int:

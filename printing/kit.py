@@ -19,7 +19,7 @@ from printing.card_jobs import (
 )
 from printing.card_pdfs import BackLayout, BackOptions
 from printing.deck import CardKind
-from printing.files import write_atomic
+from printing.files import out_path, write_atomic
 from printing.pictures import renderer_available
 from printing.sheets import Duplex
 from cards.back import card_back
@@ -97,17 +97,17 @@ def _pod(ctx: KitContext) -> list[Path]:
 
 def _pod_pngs(ctx: KitContext) -> list[Path]:
     """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask."""
-    folder = ctx.out_dir / "cards" / "print-on-demand" / "png"
+    folder = out_path(ctx.out_dir, "cards/print-on-demand/png")
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     written = []
     for piece in ctx.catalogue.select(sets=["starter"]):
         drawing = card_drawing(ctx.catalogue, piece.id)
-        written.append(write_drawing(drawing, Format.PNG, folder / f"{piece.id}.png", 300, BLEED_PT, source))
+        written.append(write_drawing(drawing, Format.PNG, out_path(folder, f"{piece.id}.png"), 300, BLEED_PT, source))
         ctx.advance(1)
-    written.append(write_drawing(legend_card(), Format.PNG, folder / "legend.png", 300, BLEED_PT))
+    written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
     for group in _starter_groups(ctx):
         back = card_back(group, BLEED_PT)
-        written.append(write_drawing(back, Format.PNG, folder / f"back-{group}.png", 300, BLEED_PT))
+        written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
     ctx.advance(1)
     return written
 
@@ -117,10 +117,10 @@ def _starter_groups(ctx: KitContext) -> list[str]:
 
 
 def _previews(ctx: KitContext) -> list[Path]:
-    folder = ctx.out_dir / "cards" / "preview"
+    folder = out_path(ctx.out_dir, "cards/preview")
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
-    legend = write_drawing(legend_card(), Format.PNG, folder / "legend.png", 150)
-    knight = write_drawing(card_drawing(ctx.catalogue, "knight"), Format.PNG, folder / "knight.png", 150, pictures=source)
+    legend = write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 150)
+    knight = write_drawing(card_drawing(ctx.catalogue, "knight"), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
     ctx.advance(2)
     return [legend, knight]
 
@@ -219,5 +219,5 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     listing = "".join(
         f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
     )
-    note = write_atomic(ctx.out_dir / "HOW-TO-PRINT.txt", how_to_print(ctx.catalogue) + listing)
+    note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue) + listing)
     return done + [("how to print", [note])]

@@ -26,7 +26,7 @@ def renderer_available() -> bool:
     """Whether the 3D renderer and its cache can be imported."""
     try:
         from printing.render_cache import cached_render_png  # noqa: F401
-    except Exception:  # an unfinished or broken renderer must never stop the cards
+    except ImportError:  # an unfinished renderer must never stop the cards
         return False
     return True
 
@@ -44,11 +44,12 @@ def rendered_pictures(catalogue: Catalogue, out_dir: Path) -> PictureSource:
 
 
 def _picture(piece: PieceDef, out_dir: Path) -> Image.Image | None:
-    try:
-        from printing.render_cache import cached_render_png, default_cache_dir
+    from pieces.model import ModelError
+    from printing.render_cache import cached_render_png, default_cache_dir
 
+    try:
         image = cached_render_png(piece, default_cache_dir(out_dir), width_px=PICTURE_PX)
-    except Exception:  # a model the renderer cannot build: the silhouette stands in
+    except ModelError:  # a model that cannot be built: the silhouette stands in
         return None
     box = image.getbbox()
     return image.crop(box) if box else None

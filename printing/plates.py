@@ -18,11 +18,14 @@ from engine.game import load_game
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model import ModelOptions, build_piece
-from printing.files import write_atomic
+from printing.files import out_path, write_atomic
 from printing.stl import triangles_of, write_stl
 
 DEFAULT_BED_MM = (220.0, 220.0)
 DEFAULT_SPACING_MM = 6.0
+MAX_SPACING_MM = 100.0
+MAX_BED_MM = 2000.0
+MAX_COPIES = 50  # a chess set needs 8 of a piece at most; 1,000 copies of one piece took 7 s and 40 plates
 EDGE_MM = 5.0  # kept clear along the bed's edges
 BOTH_COLOURS = "Print every plate once in each colour (white and black)."
 SIDES = ("white", "black")
@@ -58,10 +61,19 @@ class Plate:
 
 def parse_bed(text: str) -> tuple[float, float]:
     """A bed size such as '220x220' (mm) as (width, depth)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
-    if not match or min(float(match[1]), float(match[2])) < 40:
-        raise PlateError(f"bed size {text!r} is not allowed; write WIDTHxDEPTH in mm, each at least 40, e.g. 220x220")
+    match = re.fullmatch(r"\s*([0-9]{1,5}(?:\.[0-9]{1,3})?)\s*[xX]\s*([0-9]{1,5}(?:\.[0-9]{1,3})?)\s*", text)
+    if not match or not all(40 <= float(side) <= MAX_BED_MM for side in (match[1], match[2])):
+        raise PlateError(
+            f"bed size {text[:40]!r} is not allowed; write WIDTHxDEPTH in mm, each 40 to {MAX_BED_MM:g}, e.g. 220x220"
+        )
     return float(match[1]), float(match[2])
+
+
+def check_spacing(spacing_mm: float) -> float:
+    """The gap between bases, if it is one a plate can have (1 to 100 mm)."""
+    if not 1.0 <= spacing_mm <= MAX_SPACING_MM:  # also refuses nan
+        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; use 1 to {MAX_SPACING_MM:g} mm between bases")
+    return spacing_mm
 
 
 def plan_plates(
@@ -70,8 +82,7 @@ def plan_plates(
 ) -> list[Plate]:
     """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
     width, depth = bed_mm
-    if spacing_mm < 1.0:
-        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; pieces need at least 1 mm between bases")
+    check_spacing(spacing_mm)
     plates: list[list[Placement]] = [[]]
     x = y = row = EDGE_MM
     row_height = 0.0
@@ -100,8 +111,8 @@ def write_plates(
 
     A piece listed twice is placed twice; `copies` multiplies every entry.
     """
-    if copies < 1:
-        raise PlateError(f"copies {copies} is not allowed; use 1 or more")
+    if not 1 <= copies <= MAX_COPIES:
+        raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
     models = {piece.id: build_piece(piece, options) for piece in pieces}
     items = [
         (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
@@ -110,13 +121,13 @@ def write_plates(
     paths = []
     for plate in plates:
         triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
-        path = Path(out_dir) / plate.file_name
+        path = out_path(out_dir, plate.file_name)
         write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
         paths.append(path)
         if progress is not None:
             progress(plate)
     listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note)
-    paths.append(write_atomic(Path(out_dir) / "plates.txt", listing))
+    paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     return paths
 
 
@@ -147,7 +158,7 @@ def plate_listing(
 def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
     """Where `dealer plate` writes: one folder per square size (and pocket choice)."""
     pocket = "-weighted" if options.weight_pocket else ""
-    return Path(out_dir) / f"plates-{options.square_mm:g}mm{pocket}"
+    return out_path(out_dir, f"plates-{options.square_mm:g}mm{pocket}")
 
 
 def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
@@ -159,14 +170,13 @@ def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceD
     data = read_deal_file(path)
     armies = {}
     for side in SIDES:
-        army = data[side]
-        rows = army.get("back_ranks") or [army.get("back_rank", [])]
-        ids = [piece_id for row in rows for piece_id in row] + list(army.get("extra_row", []))
-        if army.get("royal") and army["royal"] not in ids:
-            ids.append(army["royal"])
-        for key in ("pawns", "hand", "dopplegangers"):
-            ids.extend(army.get(key, []))
-        armies[side] = [catalogue.get(piece_id) for piece_id in ids if piece_id]
+        army = data.side(side)
+        rows = army.back_ranks or (army.back_rank,)
+        ids = [piece_id for row in rows for piece_id in row] + list(army.extra_row)
+        if army.royal not in ids:
+            ids.append(army.royal)
+        ids += [*army.pawns, *army.hand, *army.dopplegangers]
+        armies[side] = [catalogue.get(piece_id) for piece_id in ids]
     return armies
 
 
@@ -199,5 +209,5 @@ def write_side_plates(
     written = []
     for side, pieces in armies.items():
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
-        written += write_plates(pieces, Path(out_dir) / side, options, bed_mm, spacing_mm, 1, progress, note)
+        written += write_plates(pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note)
     return written

@@ -15,7 +15,7 @@ from PIL import Image
 
 from pieces.catalogue import PieceDef
 from pieces.render import View, render_piece
-from printing.files import write_atomic
+from printing.files import out_path, write_atomic
 
 GEOMETRY_VERSION = "pieces3d-6"  # bump when the model or renderer changes what a picture looks like
 CACHE_FOLDER = "render-cache"
@@ -35,27 +35,39 @@ def cached_render_path(
     piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
 ) -> Path:
     """The PNG of the piece's picture in cache_dir (rendered and stored on the first call)."""
-    path = Path(cache_dir) / f"{piece.id}-{colour}-{render_key(piece, width_px, colour, square_mm)}.png"
+    path = out_path(cache_dir, f"{piece.id}-{colour}-{render_key(piece, width_px, colour, square_mm)}.png")
     if not path.exists():
-        image = Image.fromarray(render_piece(piece, width_px, colour, square_mm))
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", optimize=True)
-        write_atomic(path, buffer.getvalue())
+        _render_into(path, piece, width_px, colour, square_mm)
     return path
 
 
 def cached_render_png(
     piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
 ) -> Image.Image:
-    """The piece's picture as an RGBA PIL image, from the cache in cache_dir when present."""
+    """The piece's picture as an RGBA PIL image, from the cache in cache_dir; a damaged entry is rendered again."""
     path = cached_render_path(piece, cache_dir, width_px, colour, square_mm)
+    try:
+        return _load(path)
+    except (OSError, SyntaxError, ValueError):  # truncated or not a PNG: PIL's ways of saying so
+        _render_into(path, piece, width_px, colour, square_mm)
+        return _load(path)
+
+
+def _load(path: Path) -> Image.Image:
     with Image.open(path) as image:
         return image.convert("RGBA")
 
 
+def _render_into(path: Path, piece: PieceDef, width_px: int, colour: str, square_mm: float) -> None:
+    image = Image.fromarray(render_piece(piece, width_px, colour, square_mm))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    write_atomic(path, buffer.getvalue())
+
+
 def default_cache_dir(out_dir: str | Path) -> Path:
     """The cache folder used under an output folder."""
-    return Path(out_dir) / CACHE_FOLDER
+    return out_path(out_dir, CACHE_FOLDER)
 
 
 def write_render_png(

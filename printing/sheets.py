@@ -10,19 +10,18 @@ from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
 from pathlib import Path
+from typing import Annotated
 
-from pieces.datafile import read_toml
+import msgspec
+
+from pieces.datafile import Text, read_toml
 from pieces.errors import DealerError
 
 MM_PT = 72 / 25.4
 DEFAULT_PROFILE = "letter-2x4-perforated"
-NUMBER_KEYS = (
-    "page_width_pt", "page_height_pt", "card_width_pt", "card_height_pt", "left_pt", "top_pt",
-    "gap_x_pt", "gap_y_pt", "bleed_pt",
-)
-COUNT_KEYS = ("columns", "rows")
-FLAG_KEYS = ("crop_marks", "trim_box")
 CROP_OFFSET_PT, CROP_LENGTH_PT = 3.0, 9.0
+Points = Annotated[float, msgspec.Meta(ge=0, le=14_400)]  # PDF pages are at most 200 in (14,400 pt)
+Count = Annotated[int, msgspec.Meta(ge=1, le=20)]
 
 
 class ProfileError(DealerError):
@@ -34,6 +33,25 @@ class Duplex(Enum):
 
     LONG = "long"
     SHORT = "short"
+
+
+class ProfileFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of a profile file: every key but the description is required."""
+
+    page_width_pt: Points
+    page_height_pt: Points
+    columns: Count
+    rows: Count
+    card_width_pt: Points
+    card_height_pt: Points
+    left_pt: Points
+    top_pt: Points
+    gap_x_pt: Points
+    gap_y_pt: Points
+    bleed_pt: Points
+    crop_marks: bool
+    trim_box: bool
+    description: Text = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,34 +125,9 @@ def load_profile(name_or_path: str) -> Profile:
                 f"unknown profile {name_or_path!r}; built-in: {', '.join(profile_names())} (or a .toml file)"
             )
         path = Path(str(resources.files("assets") / "profiles" / f"{name_or_path}.toml"))
-    data = read_toml(path, "sheet profile", ProfileError)
-    return _check(_build(path, data))
-
-
-def _build(path: Path, data: dict) -> Profile:
-    allowed = ("description", *NUMBER_KEYS, *COUNT_KEYS, *FLAG_KEYS)
-    for key in data:
-        if key not in allowed:
-            raise ProfileError(f"{path}: unknown key {key!r}; allowed: {', '.join(allowed)}")
-    for key in allowed[1:]:
-        if key not in data:
-            raise ProfileError(f"{path}: missing {key!r}; a profile needs {', '.join(allowed[1:])}")
-    values = {}
-    for key in NUMBER_KEYS:
-        value = data[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise ProfileError(f"{path}: {key} = {value!r} is not allowed; expected a number of points >= 0")
-        values[key] = float(value)
-    for key in COUNT_KEYS:
-        if isinstance(data[key], bool) or not isinstance(data[key], int) or not 1 <= data[key] <= 20:
-            raise ProfileError(f"{path}: {key} = {data[key]!r} is not allowed; expected a whole number 1 to 20")
-        values[key] = data[key]
-    for key in FLAG_KEYS:
-        if not isinstance(data[key], bool):
-            raise ProfileError(f"{path}: {key} = {data[key]!r} is not allowed; expected true or false")
-        values[key] = data[key]
+    data = read_toml(path, "sheet profile", ProfileError, ProfileFile)
     name = path.name[:-5] if path.name.endswith(".toml") else path.name
-    return Profile(name=name, description=str(data.get("description", "")), **values)
+    return _check(Profile(name=name, **msgspec.structs.asdict(data)))
 
 
 def _check(profile: Profile) -> Profile:

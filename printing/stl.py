@@ -17,7 +17,7 @@ from stl import mesh as stl_mesh
 from pieces.catalogue import PieceDef
 from pieces.errors import DealerError
 from pieces.model import ModelOptions, build_piece
-from printing.files import write_atomic
+from printing.files import out_path, write_atomic
 
 
 class StlError(DealerError):
@@ -130,7 +130,7 @@ def write_piece_stls(
     for piece in pieces:
         model = build_piece(piece, options)
         vertices, faces = model.mesh()
-        path = Path(out_dir) / f"{piece.id}.stl"
+        path = out_path(out_dir, f"{piece.id}.stl")
         write_stl(path, triangles_of(vertices, faces), piece.id)
         paths.append(path)
         if progress is not None:
@@ -141,4 +141,4 @@ def write_piece_stls(
 def pieces_folder(out_dir: str | Path, options: ModelOptions) -> Path:
     """Where `dealer pieces` puts its STLs: one folder per square size (and pocket choice)."""
     pocket = "-weighted" if options.weight_pocket else ""
-    return Path(out_dir) / f"pieces-{options.square_mm:g}mm{pocket}"
+    return out_path(out_dir, f"pieces-{options.square_mm:g}mm{pocket}")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from engine.board import board_of
+from engine.kernel import compile_movement
+from engine.probe import probe
 from pieces.betza import parse_terms
-from pieces.catalogue import load_catalogue
+from pieces.catalogue import Group, PieceDef, load_catalogue
 from pieces.errors import BetzaError
 from pieces.movement import Hop, Mode, parse_movement
 
@@ -128,3 +133,30 @@ def test_garbage_raises_only_betza_error(text):
         parse_terms(text) and parse_movement(text)
     except BetzaError:
         pass
+
+
+HOSTILE = [
+    ("aaQ", "more than 256 paths"), ("aaaQ", "more than 256 paths"), ("alraQ", "more than 1024 walks"),
+    ("a" * 20 + "W", "at most 4 legs"), ("blNWabsaegF0", "more than 1024 walks"),
+    ("N15avabspQ", "more than 1024 walks"), ("ya(15,15)aagRissF", "more than 1024 walks"),
+    ("ir(15,15)1maaleQ", "more than 1024 walks"), ("R" * 20_000, "at most 200 allowed"),
+    ("W²", "position 2"), ("(١,٢)", "(x,y)"), ("W" + "1" * 150, "range"), ("(" + "1" * 150 + ",1)", "max(x,y)"),
+]
+
+
+@pytest.mark.parametrize("bad, fragment", HOSTILE, ids=lambda text: text[:20])
+def test_strings_that_would_blow_up_are_refused_at_once(bad, fragment):
+    started = time.process_time()
+    with pytest.raises(BetzaError) as error:
+        parse_movement(bad)
+    assert fragment in str(error.value)
+    assert time.process_time() - started < 0.1
+
+
+@pytest.mark.parametrize("betza", ["aQ", "aaR4", "mRyaQ", "aaaF"])
+def test_the_largest_allowed_multi_leg_pieces_compile_and_probe_in_well_under_a_second(betza):
+    started = time.process_time()
+    movement = parse_movement(betza)
+    compile_movement(movement, board_of(16, 16))
+    probe(PieceDef("probe", "Probe", Group.PIECE, "ZZ", movement, "t"))
+    assert time.process_time() - started < 3  # aQ, the slowest here: 0.8 to 1.0 s of CPU measured

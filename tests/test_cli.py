@@ -29,3 +29,25 @@ def test_importing_the_command_group_does_not_import_heavy_libraries():
     code = "import sys, dealer_cli; print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert loaded == []
+
+
+def test_usage_errors_are_one_line_with_status_2():
+    result = CliRunner().invoke(cli, ["deal", "--seed", "abc"], prog_name="dealer")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --seed: 'abc' is not a whole number written with the digits 0-9 (see dealer deal --help)\n"
+    missing = CliRunner().invoke(cli, ["perft", "chess"], prog_name="dealer")
+    assert missing.exit_code == 2 and missing.stderr == "error: Missing option '--depth' (see dealer perft --help)\n"
+
+
+def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
+    import dealer_cli.catalogue_commands as commands
+
+    def broken(board):
+        raise ValueError("something nobody foresaw\nsecond line")
+
+    monkeypatch.setattr(commands, "parse_board_size", broken)
+    result = CliRunner().invoke(cli, ["catalogue"])
+    assert result.exit_code == 1
+    assert result.stderr == "error: dealer catalogue: unexpected ValueError: something nobody foresaw (please report this)\n"
+    monkeypatch.setenv("DEALER_DEBUG", "1")
+    assert isinstance(CliRunner().invoke(cli, ["catalogue"]).exception, ValueError)

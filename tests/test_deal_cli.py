@@ -106,7 +106,7 @@ def test_arrangement_file(tmp_path):
     path.write_text("[black]\npawns = " + json.dumps(pawns) + "\n")
     assert deal_json("--seed", "8", "--arrange", str(path))["black"]["pawns"] == pawns
     path.write_text("[grey]\n")
-    assert "unknown table 'grey'" in run("deal", "--seed", "8", "--arrange", str(path)).output
+    assert "unknown key 'grey'; allowed: white, black" in run("deal", "--seed", "8", "--arrange", str(path)).output
 
 
 def test_balance_and_big_deck():

@@ -24,10 +24,20 @@ def test_perft_prints_the_leaf_count_last():
 
 def test_perft_and_moves_from_a_deal_file(tmp_path):
     deal = tmp_path / "deal.json"
-    deal.write_text(json.dumps({"board": "8x8", "fen": "4(sg)3/8/8/8/8/8/4P3/4(PR)3 w - - 0 1"}))
-    assert run("perft", "--deal", str(deal), "--depth", "1").output.strip().splitlines()[-1] == "6"
+    assert run("deal", "--seed", "7", "--save", str(deal)).exit_code == 0
+    saved = json.loads(deal.read_text())
+    from_file = run("perft", "--deal", str(deal), "--depth", "2").output.strip().splitlines()[-1]
+    from_fen = run("perft", saved["game"], "--fen", saved["fen"], "--depth", "2").output.strip().splitlines()[-1]
+    assert from_file == from_fen and int(from_file) > 0
     listed = json.loads(run("moves", "--deal", str(deal), "--json").output)
-    assert listed["game"] == "dealers-8x8" and {m["move"] for m in listed["moves"]} >= {"e2e3", "e2e4", "e1d1"}
+    assert listed["game"] == saved["game"] == "dealers-8x8" and len(listed["moves"]) > 0
+
+
+def test_a_deal_file_without_its_fields_is_refused_in_one_line(tmp_path):
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"board": "8x8", "fen": "4(sg)3/8/8/8/8/8/4P3/4(PR)3 w - - 0 1"}))
+    result = run("perft", "--deal", str(deal), "--depth", "1")
+    assert result.exit_code == 1 and result.output.strip() == f"error: {deal}: missing key 'seed'"
 
 
 def test_moves_reports_mate_and_json():

@@ -13,33 +13,10 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine.game import default_catalogue, start_position
 from engine.kernel import Reach, compile_movement, destinations
 from engine.notation import parse_fen
 from engine.rules import _safe_after, is_attacked, pseudo_moves
-
-CATALOGUE = default_catalogue()
-ROYALS = [p.id for p in CATALOGUE.select(sets=["starter"], groups=["royal"])]
-PIECES = [p.id for p in CATALOGUE.select(sets=["starter"], groups=["piece"])]
-PAWNS = [p.id for p in CATALOGUE.select(sets=["starter"], groups=["pawn"])]
-
-
-def random_deal(rng: random.Random, files: int):
-    rows = 2 if files == 12 else 1
-    royal_file = 6 if files == 12 else 4
-    placement = {}
-    for side, back, step in (("white", 1, 1), ("black", files, -1)):
-        royal = rng.choice(ROYALS)
-        for file in range(files):
-            letter = "abcdefghijkl"[file]
-            for row in range(rows):
-                rank = back + step * row
-                piece = royal if (file == royal_file and row == 0) else rng.choice(PIECES)
-                placement[f"{letter}{rank}"] = (piece, side)
-            placement[f"{letter}{back + step * rows}"] = (rng.choice(PAWNS), side)
-    hands = {side: rng.sample(PIECES, 4) for side in ("white", "black")}
-    return start_position(f"dealers-{files}x{files}", placement, hands=hands, pawn_rank=rows + 1)
-
+from tests.positions import random_deal
 
 def check_attacks_against_the_kernel(pos):
     """is_attacked == some enemy piece's generic `destinations` reach the square as a capture."""

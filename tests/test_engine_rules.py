@@ -143,10 +143,10 @@ def test_big_deck_draws_three_discards_two_and_reshuffles():
 
 def test_spinal_tap_promotes_only_to_pieces_its_side_has_lost():
     game = load_game("spinal-tap")
-    pos = parse_fen("5k5/1(STP)9/11/11/11/11/11/11/11/1q3K5/1(VI)9 b - - 0 1", game)
+    pos = parse_fen("5k5/1(STP)9/11/11/11/11/11/11/5K5/1q9/1(VI)9 b - - 0 1", game)
     play(pos, "b2b1")  # the queen takes the viceroy: White may now promote to it
     assert pos.hands[0] == ("viceroy",)
-    assert moves_from(pos, "b10") == {"b10b11=VI"}
+    assert moves_from(pos, "b10") == {"b10b11", "b10b11=VI"}  # promoting is optional ("may")
 
 
 def test_yanzee_may_promote_to_queen_rook_bishop_or_knight_and_is_uncapturable():
@@ -225,13 +225,15 @@ def test_linebacker_pushes_instead_of_capturing():
     assert "d4e5" not in moves_from(wall, "d4")
 
 
-def test_zombie_turns_its_captor_into_a_zombie_pawn_and_a_royal_captor_loses():
+def test_zombie_turns_its_captor_into_a_zombie_pawn_and_a_royal_may_not_take_it():
     pos = pos_of("(sg)7/8/8/8/8/3(zo)4/8/2N1(PR)3 w - - 0 1")
     play(pos, "c1d3")
     assert pos.piece_at(pos.board.parse_square("d3")) == ("zombie-pawn", 0)
+    # rulings.md: a move that leaves its side without a royal is illegal, like moving into check
     royal = pos_of("(sg)7/8/8/8/8/8/4(zo)3/4(PR)3 w - - 0 1")
-    play(royal, "e1e2")
-    assert outcome(royal).reason == "royal lost" and outcome(royal).result is Result.BLACK_WINS
+    assert "e1e2" not in moves_from(royal, "e1")
+    with pytest.raises(IllegalMoveError, match="without a royal piece"):
+        play(royal, "e1e2")
 
 
 def test_left_end_pawn_bends_right_and_black_mirrors():
@@ -268,7 +270,7 @@ def test_hyena_freezes_adjacent_enemies_and_cannot_be_taken():
     game = load_game("spinal-tap")
     pos = parse_fen("5k5/11/11/11/11/11/4n6/3(HY)7/11/11/5K5 b - - 0 1", game)
     assert moves_from(pos, "e5") == set()
-    pos = parse_fen("5k5/11/11/11/11/11/11/3(HY)7/11/11/3r1K5 b - - 0 1", game)
+    pos = parse_fen("5k5/11/11/11/11/11/11/3(HY)7/5K5/11/3r7 b - - 0 1", game)
     assert "d1d4" not in moves_from(pos, "d1")
 
 
@@ -292,9 +294,10 @@ def test_dazzler_jump_freezes_the_enemy_and_shields_the_friend():
 def test_consuls_pawn_captures_by_rank_and_arena_kings():
     pos = pos_of("6kk/8/8/3(CSP)n3/8/8/8/K1K5 w - - 0 1", "consuls")
     assert "d5e5" in moves_from(pos, "d5")  # 5th rank: captures like a king, sideways
-    arena = pos_of("(AK)2(ak)/3(ak)/4/(AK)3 w - - 0 1", "consuls-arena")
-    assert "a4d4" in moves_from(arena, "a4")  # 4th rank: captures like a rook
-    assert moves_from(arena, "a4") == {"a4a3", "a4b3", "a4b4", "a4d4"}
+    arena = pos_of("(AK)2(ak)/3(ak)/4/(AK)3 b - - 0 1", "consuls-arena")
+    assert arena.is_check()  # 4th rank: the a4 king captures like a rook, so it checks d4
+    arena = pos_of("(AK)3/3(ak)/3(ak)/(AK)3 w - - 0 1", "consuls-arena")
+    assert moves_from(arena, "a4") == {"a4a3", "a4b4"}  # a king step without capture; b3 is attacked by d2
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -389,10 +392,10 @@ def test_ship_snake_and_rhinoceros_bend_as_ruled():
     ship = pos_of("(sg)7/8/8/8/3(SH)4/8/8/(PR)7 w - - 0 1")
     got = {t[2:] for t in moves_from(ship, "d4")}
     assert got == {"c5", "e5", "c3", "e3", "c6", "c7", "c8", "e6", "e7", "e8", "c2", "c1", "e2", "e1"}
-    snake = pos_of("(sg)7/8/8/8/3(SN)4/8/8/(PR)7 w - - 0 1")
+    snake = pos_of("7(sg)/8/8/8/3(SN)4/8/8/(PR)7 w - - 0 1")
     got = {t[2:] for t in moves_from(snake, "d4")}
     assert got == {"d5", "d3", "c6", "b7", "a8", "e6", "f7", "g8", "c2", "b1", "e2", "f1"}
-    rhino = pos_of("(sg)7/8/8/8/3(RH)4/8/8/(PR)7 w - - 0 1")
+    rhino = pos_of("7(sg)/8/8/8/3(RH)4/8/8/(PR)7 w - - 0 1")
     got = {t[2:] for t in moves_from(rhino, "d4")}
     assert {"d5", "c6", "e6", "f7", "g8", "c4", "b5", "b3", "a2"} <= got and "d6" not in got
 
@@ -402,3 +405,13 @@ def test_promotion_on_a_ten_and_twelve_rank_board_is_written_and_read():
     assert moves_from(pos, "e9") == {"e9e10=Q", "e9e10=CH"}
     assert parse_move(pos, "E9-E10(ch)") == parse_move(pos, "e9e10=CH")
     assert format_san(pos, parse_move(pos, "e9e10q")) == "e10=Q+"
+
+
+def test_a_battle_move_may_not_open_a_line_that_several_of_its_pawns_block():
+    game = load_game("spinal-tap")
+    pos = parse_fen("5k5/11/11/11/11/11/11/r1(STP)1(STP)1K4/11/11/11 w - - 0 1", game)  # rook a4, pawns c4 e4, king g4
+    from engine.rules import battle_moves
+
+    assert list(battle_moves(pos)) == []
+    with pytest.raises(IllegalMoveError, match="royal piece attacked"):
+        parse_move(pos, "c4c5&e4e5")

@@ -11,18 +11,11 @@ from engine.game import load_game
 from engine.notation import parse_fen
 from engine.record import format_record, parse_record, read_record, record_of
 from printing.records import write_record
+from tests.positions import random_walk, start_of
 
 
 def played(game_id: str, plies: int, seed: int = 1):
-    game = load_game(game_id)
-    pos = parse_fen(game.start, game)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(rng.choice(moves))
-    return pos
+    return random_walk(start_of(game_id), random.Random(seed), plies)
 
 
 @pytest.mark.parametrize("game_id", ["chess", "dealers-8x8", "dealers-12x12", "spinal-tap", "consuls"])
@@ -93,12 +86,80 @@ def test_a_users_catalogue_file_is_named_in_the_record(tmp_path):
     assert read_record(write_record(tmp_path / "g.pgn", record)).position.fen() == pos.fen()
 
 
-def test_a_side_without_a_royal_has_lost_and_a_fen_without_any_is_refused():
+def test_a_fen_without_a_royal_on_either_side_is_refused():
     from engine.errors import NotationError
     from engine.notation import parse_fen
-    from engine.rules import outcome
 
-    lone = parse_fen("8/8/8/8/8/8/8/K7 b - - 0 1", "chess")
-    assert (outcome(lone).result.value, outcome(lone).reason) == ("1-0", "royal lost")
-    with pytest.raises(NotationError, match="neither side has a royal"):
+    with pytest.raises(NotationError, match="black has no royal piece"):
+        parse_fen("8/8/8/8/8/8/8/K7 b - - 0 1", "chess")
+    with pytest.raises(NotationError, match="neither side has no royal|neither side has"):
         parse_fen("8/8/8/8/8/8/8/8 w - - 0 1", "chess")
+
+
+def test_the_engines_own_san_replays_the_game_that_was_played(tmp_path):
+    from engine.notation import parse_move
+
+    for fen, move, san in [("4k3/8/8/8/8/3B4/8/3BK2N w - - 0 1", "d1e2", "B1e2"),
+                           ("4k3/8/8/8/8/3B4/8/1K1B4 w - - 0 1", "d1c2", "B1c2")]:
+        pos = parse_fen(fen, "chess")
+        pos.push(parse_move(pos, move))
+        record = record_of(pos)
+        assert record.moves == (san,)
+        again = read_record(write_record(tmp_path / f"{san}.pgn", record))
+        assert again.position.fen() == pos.fen()
+
+
+def edited(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def test_the_checksum_covers_the_start_position_and_every_tag():
+    from engine.notation import parse_move
+
+    pos = parse_fen("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "chess")
+    pos.push(parse_move(pos, "a1a7"))
+    text = format_record(record_of(pos, {"White": "Ann"}))
+    assert '[ChecksumVersion "2"]' in text and parse_record(text).position.fen() == pos.fen()
+    for old, new in [('R3K3 w', '1R2K3 w'), ('[White "Ann"]', '[White "Bob"]'), ('[Variant "chess"]', '[Variant "consuls"]'),
+                     ('[ChecksumVersion "2"]', '[ChecksumVersion "1"]')]:
+        with pytest.raises(RecordError, match="corrupted"):
+            parse_record(edited(text, old, new))
+    with pytest.raises(RecordError, match="ChecksumVersion '9' is not known"):
+        parse_record(edited(text, '[ChecksumVersion "2"]', '[ChecksumVersion "9"]'))
+
+
+def test_a_record_of_the_first_format_is_still_read():
+    from engine.record import checksum
+
+    moves = ("e4", "e5", "Nf3")
+    text = ('[Event "Casual game"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "-"]\n[White "?"]\n[Black "?"]\n'
+            f'[Result "*"]\n[Variant "chess"]\n[Checksum "{checksum(moves, "*")}"]\n\n1. e4 e5 2. Nf3 *\n')
+    assert parse_record(text).position.fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    with pytest.raises(RecordError, match="movetext do not match"):
+        parse_record(text.replace("Nf3 *", "Nc3 *"))
+
+
+@pytest.mark.parametrize("tags", [
+    '[Variant "missing.toml"]',
+    '[Variant "../../etc/passwd"]',
+    '[Variant "chess"]\n[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - \u00b2 1"]',
+    '[Variant "chess"]\n[FEN "rnbqkbnr/pppppppp/' + "9" * 5000 + '/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]',
+    '[Variant "chess"]\n[Catalogue "/nonexistent/x.toml"]',
+    '[Variant "chess"]\n[Catalogue "DEEP"]',
+    '[Variant "GAMEFILE"]',
+])
+def test_bad_tags_give_only_a_record_error(tmp_path, tags):
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    game = tmp_path / "g.toml"
+    game.write_text('id="g"\nname="G"\nboard="8x8"\nstart="4k3/8/8/8/8/8/8/4K3 w - - 0 1"\npawn_rank=[2]\n')
+    text = tags.replace("DEEP", str(deep)).replace("GAMEFILE", str(game)) + '\n[Result "*"]\n\n1. e4 *\n'
+    with pytest.raises(RecordError):
+        parse_record(text, "bad.pgn")
+
+
+def test_a_move_after_the_end_of_the_game_is_corrupted():
+    text = '[Variant "chess"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 3. a3 0-1\n'
+    with pytest.raises(RecordError, match="line 5: corrupted: .*the game is over: 0-1 \\(checkmate\\)"):
+        parse_record(text.replace("3. a3 0-1", "\n3. a3 0-1"), "mate.pgn")

@@ -9,9 +9,10 @@ from hypothesis import given, settings, strategies as st
 
 from engine.game import builtin_games, load_game
 from engine.notation import format_move, parse_fen, parse_move
-from engine.rules import Result, outcome
+from engine.rules import Result, claimable_draw, outcome
 
 GAMES = sorted(builtin_games())
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def snapshot(pos):
@@ -59,17 +60,42 @@ def test_fen_round_trips_and_keeps_the_legal_moves(game_id, seed):
     assert copy.hash == pos.hash
 
 
-def test_threefold_repetition_is_a_draw():
-    pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
-        assert outcome(pos) is None
+def shuffle_knights(pos, times: int):
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] * times:
         pos.push(parse_move(pos, text))
+    return pos
+
+
+def test_threefold_repetition_may_be_claimed_and_fivefold_ends_the_game():
+    pos = parse_fen(START)
+    shuffle_knights(pos, 1)
+    assert claimable_draw(pos) is None and outcome(pos) is None
+    shuffle_knights(pos, 1)  # the start position for the third time
+    assert claimable_draw(pos) == "threefold repetition" and outcome(pos) is None
+    shuffle_knights(pos, 2)  # and for the fifth
     found = outcome(pos)
-    assert found.result is Result.DRAW and found.reason == "threefold repetition"
+    assert found.result is Result.DRAW and found.reason == "fivefold repetition" and claimable_draw(pos) is None
 
 
-def test_fifty_move_rule_and_checkmate_and_stalemate():
-    assert outcome(parse_fen("7k/8/8/8/8/8/8/K6R w - - 100 80")).reason == "fifty-move rule"
+def test_fifty_moves_may_be_claimed_seventy_five_end_the_game_and_mate_comes_first():
+    assert claimable_draw(parse_fen("7k/8/8/8/8/8/8/K5R1 w - - 99 80")) is None
+    fifty = parse_fen("7k/8/8/8/8/8/8/K5R1 w - - 100 80")
+    assert claimable_draw(fifty) == "fifty-move rule" and outcome(fifty) is None
+    assert outcome(parse_fen("7k/8/8/8/8/8/8/K5R1 w - - 150 80")).reason == "seventy-five-move rule"
+    mate = parse_fen("7k/5K2/8/8/8/8/8/6R1 w - - 149 80")
+    mate.push(parse_move(mate, "g1h1"))
+    assert outcome(mate).reason == "checkmate" and claimable_draw(mate) is None
+
+
+def test_automatic_draws_are_a_house_rule_in_the_game_file(tmp_path):
+    game = tmp_path / "house.toml"
+    game.write_text(f'id = "house"\nname = "House chess"\nboard = "8x8"\nstart = "{START}"\ndraws = "automatic"\n')
+    pos = shuffle_knights(parse_fen(START, load_game(str(game))), 2)
+    assert outcome(pos).reason == "threefold repetition" and claimable_draw(pos) is None
+    assert outcome(parse_fen("7k/8/8/8/8/8/8/K5R1 w - - 100 80", load_game(str(game)))).reason == "fifty-move rule"
+
+
+def test_checkmate_and_stalemate():
     mate = parse_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
     mate.push(parse_move(mate, "Qh4"))
     assert outcome(mate).result is Result.BLACK_WINS and outcome(mate).reason == "checkmate"

@@ -7,6 +7,10 @@ import json
 
 import pytest
 
+from click.testing import CliRunner
+
+from dealer_cli import cli
+from engine.deal_record import read_deal_file
 from engine.errors import IllegalMoveError, NotationError
 from engine.record import format_record, parse_record
 from engine.session import Session, SessionError
@@ -192,11 +196,12 @@ def test_clock_readings():
     assert [format_seconds(s) for s in (3725, 892, 9.44, -1)] == ["1:02:05", "14:52", "0:09.4", "0:00.0"]
 
 
-def test_record_round_trip_keeps_moves_clock_offer_and_deal():
+def test_record_round_trip_keeps_moves_clock_offer_and_deal(tmp_path):
     now = FakeTime()
-    deal = {"game": "dealers-8x8", "seed": 42, "procedure": "8x8",
-            "fen": "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"}
-    session = Session.from_deal(deal, control=TimeControl.parse("15+10"), now=now)
+    assert CliRunner().invoke(cli, ["deal", "--seed", "42", "--save", str(tmp_path / "deal.json")]).exit_code == 0
+    deal = read_deal_file(tmp_path / "deal.json")
+    fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
+    session = Session.from_deal(deal, fen=fen, control=TimeControl.parse("15+10"), now=now)
     now.now += 30
     session.play("Ke2")
     now.now += 12.25

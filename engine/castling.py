@@ -1,0 +1,90 @@
+"""Castling: which pieces may castle, where royal and partner land, and the path conditions.
+
+Royal safety after castling is checked with every other move (engine.rules.legal_moves).
+"""
+
+from __future__ import annotations
+
+from engine.attacks import Mobility, in_check, is_attacked, mobility, uses_immobilizers
+from engine.game import Castling
+from engine.kernel import EMPTY
+from engine.move import Kind, Move
+from engine.position import Position
+
+
+def castling_partner_ok(pos: Position, sq: int) -> bool:
+    """Whether the piece on sq is of a kind that may castle in this game (corner pieces or named ids)."""
+    game, board = pos.game, pos.board
+    if game.castling is Castling.NONE:
+        return False
+    if game.corner_castling:
+        return board.file_of(sq) in (0, board.files - 1) and not pos.types.types[pos.piece[sq]].royal
+    return pos.types.id_of(pos.piece[sq]) in game.castling_partners
+
+
+def castling_targets(pos: Position, royal: int, partner: int) -> list[tuple[int, int]]:
+    """(royal lands, partner lands) for castling with this partner, by the game's geometry."""
+    board, game = pos.board, pos.game
+    rank = board.rank_of(royal)
+    rf, pf = board.file_of(royal), board.file_of(partner)
+    step = 1 if pf > rf else -1
+    if game.castling is Castling.FREE:
+        return [(board.square(f, rank), royal) for f in range(rf + step, pf, step)]
+    if game.castling is Castling.ADJACENT:
+        return [(board.square(pf - step, rank), board.square(pf - 2 * step, rank))]
+    if step > 0:
+        return [(board.square(board.files - 2, rank), board.square(board.files - 3, rank))]
+    return [(board.square(2, rank), board.square(3, rank))]
+
+
+def castling_moves(pos: Position, side: int) -> list[Move]:
+    """Castling moves whose path rules hold (royal safety afterwards is checked with the others).
+
+    Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle.
+    """
+    occ = pos.occ
+    restrained = bool(pos.dazzled) or uses_immobilizers(pos)
+    candidates = []
+    for partner in sorted(p for p in pos.castling if occ[p] == side):
+        royal = pos.royal_for(partner)
+        if royal < 0 or (restrained and not (_free(pos, royal) and _free(pos, partner))):
+            continue
+        candidates += [
+            (royal, partner, royal_to, partner_to)
+            for royal_to, partner_to in castling_targets(pos, royal, partner)
+            if _castle_squares_empty(pos, royal, partner, royal_to, partner_to)
+        ]
+    if not candidates or in_check(pos, side):
+        return []
+    return [
+        Move(royal, royal_to, Kind.CASTLE, None, partner, partner_to)
+        for royal, partner, royal_to, partner_to in candidates
+        if _castle_path_safe(pos, side, royal, royal_to)
+    ]
+
+
+def _free(pos: Position, sq: int) -> bool:
+    return mobility(pos, sq) is Mobility.FREE
+
+
+def _castle_squares_empty(pos, royal, partner, royal_to, partner_to) -> bool:
+    occ, board = pos.occ, pos.board
+    if pos.game.castling is Castling.FREE:
+        return occ[royal_to] == EMPTY
+    rank = board.rank_of(royal)
+    files = [board.file_of(s) for s in (royal, partner, royal_to, partner_to)]
+    for f in range(min(files), max(files) + 1):
+        sq = board.square(f, rank)
+        if sq not in (royal, partner) and occ[sq] != EMPTY:
+            return False
+    return True
+
+
+def _castle_path_safe(pos, side, royal, royal_to) -> bool:
+    board = pos.board
+    if pos.game.castling is Castling.FREE:
+        return not is_attacked(pos, royal_to, 1 - side)
+    rank = board.rank_of(royal)
+    rf, tf = board.file_of(royal), board.file_of(royal_to)
+    step = 1 if tf > rf else -1
+    return not any(is_attacked(pos, board.square(f, rank), 1 - side) for f in range(rf + step, tf + step, step))
