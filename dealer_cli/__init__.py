@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "deal": "deal_commands",
     "perft": "engine_commands",
     "moves": "engine_commands",
+    "play": "play_commands",
     "kit": "cards_commands",
     "cards": "cards_commands",
     "backs": "cards_commands",

@@ -46,13 +46,17 @@ def piece_command(piece_id: str, as_json: bool, catalogue: Catalogue) -> None:
     if as_json:
         echo_json(piece_json(piece, offsets))
         return
-    click.echo(f"{piece.name} ({piece.id}, {piece.group.value}, code {piece.code})")
-    click.echo(f"XBetza: {piece.betza}    value on 8x8: {piece_value(piece):.2f}")
+    click.echo(piece_text(piece, offsets))
+
+
+def piece_text(piece: PieceDef, offsets: Offsets | None = None) -> str:
+    """What `dealer piece ID` prints: name, XBetza, value, rules, the card text and a text diagram."""
+    lines = [f"{piece.name} ({piece.id}, {piece.group.value}, code {piece.code})",
+             f"XBetza: {piece.betza}    value on 8x8: {piece_value(piece):.2f}"]
     if piece.rules:
-        click.echo("Rules: " + ", ".join(sorted(rule.value for rule in piece.rules)))
-    click.echo(click.wrap_text(piece.text, width=78))
-    click.echo()
-    click.echo(text_diagram(offsets))
+        lines.append("Rules: " + ", ".join(sorted(rule.value for rule in piece.rules)))
+    lines += [click.wrap_text(piece.text, width=78), "", text_diagram(offsets or probe(piece))]
+    return "\n".join(lines)
 
 
 def piece_json(piece: PieceDef, offsets: Offsets) -> dict:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+from datetime import date
 from pathlib import Path
 
 from engine.errors import RecordError
@@ -9,15 +12,59 @@ from engine.record import GameRecord, format_record, read_record
 from printing.files import OutputError, write_atomic
 
 
-def write_record(path: str | Path, record: GameRecord) -> Path:
-    """Save a record atomically (temp file + rename); refuse to replace a damaged record."""
+def write_record(path: str | Path, record: GameRecord, previous: str | None = None) -> Path:
+    """Save a record atomically (temp file + rename); refuse to replace a damaged record.
+
+    `previous` is the text this program last wrote there: if the file still holds exactly that, it
+    is known to be sound and is not read back and replayed (an autosave after every move stays fast).
+    """
+    save_text(path, format_record(record), previous)
+    return Path(path)
+
+
+def save_text(path: str | Path, text: str, previous: str | None = None) -> str:
+    """Write a record's text atomically unless the file there is a damaged record; return the text."""
     path = Path(path)
-    if path.exists():
+    if path.exists() and (previous is None or _current(path) != previous):
         try:
             read_record(path)
         except RecordError as error:
             raise RecordError(f"{path}: not overwritten, the record there is damaged ({error})") from None
     try:
-        return write_atomic(path, format_record(record))
+        write_atomic(path, text)
     except OutputError as error:
         raise RecordError(str(error)) from None
+    return text
+
+
+def reserve_record(path: str | Path) -> Path:
+    """Create an empty file for a new game's record; raise RecordError if something is already there."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+    except FileExistsError:
+        raise RecordError(f"{path}: already exists; continue that game with --resume {path}, or save to another file") from None
+    except OSError as error:
+        raise RecordError(f"{path}: cannot be created ({error.strerror})") from None
+    return path
+
+
+def new_record_path(folder: str | Path, game_id: str, day: date | None = None) -> Path:
+    """Reserve the first free `<folder>/<game>-<YYYY-MM-DD>-<n>.pgn` and return it."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", game_id) + f"-{(day or date.today()).isoformat()}"
+    for number in range(1, 10_000):
+        path = Path(folder) / f"{stem}-{number}.pgn"
+        if not path.exists():
+            try:
+                return reserve_record(path)
+            except RecordError:
+                continue
+    raise RecordError(f"{folder}: no free name {stem}-N.pgn left; use --save FILE")
+
+
+def _current(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

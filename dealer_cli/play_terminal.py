@@ -1,0 +1,166 @@
+"""`dealer play` at a terminal: the board drawn with rich, input read with prompt_toolkit.
+
+prompt_toolkit gives line editing, history, completion of commands and legal moves, and a bottom
+toolbar where the clock ticks; rich draws the board in colour (plain where the terminal has none).
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.history import InMemoryHistory
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line
+from engine.session import Session
+from engine.session_clock import format_seconds
+from engine.session_events import Event, EventKind
+from engine.session_state import SessionState
+from pieces.errors import DealerError
+
+LIGHT, DARK = "on #b89a74", "on #7d5f46"
+LAST_LIGHT, LAST_DARK = "on #c8b45a", "on #9c8a3c"
+CHECK_SQUARE = "on #c0392b"
+PIECE_STYLE = {"white": "bold #ffffff", "black": "bold #000000"}
+EVENT_STYLE = {EventKind.GAME_OVER: "bold", EventKind.CHECK: "bold red", EventKind.CAPTURE: "yellow",
+               EventKind.DRAW_CLAIMABLE: "cyan", EventKind.DRAW_OFFER: "cyan", EventKind.CLOCK: "bold red"}
+
+
+def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
+    """The interactive game loop: draw, read a line, do it, report, save; until quit or Ctrl-D."""
+    console = Console(highlight=False)
+    what = "continuing" if resumed else "new game"
+    console.print(f"[bold]{escape(session.position.game.name)}[/] ({what}); every move is saved to "
+                  f"{escape(str(saver.path))}. Type [bold]help[/] for the commands.")
+    draw_board(console, session.state())
+    prompt = PromptSession(history=InMemoryHistory())
+    ticking = session.clock is not None
+    while True:
+        try:
+            line = prompt.prompt(_prompt_text(session), completer=_completer(session), complete_while_typing=False,
+                                 bottom_toolbar=(lambda: _clock_bar(session)) if ticking else None,
+                                 refresh_interval=0.5 if ticking else 0)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            line = "quit"
+        answer = _do(console, session, saver, line)
+        if answer is not None and answer.quit:
+            break
+    console.print(f"saved to {escape(str(saver.path))}; continue with: dealer play --resume {escape(str(saver.path))}")
+
+
+def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer | None:
+    try:
+        answer = run_line(session, saver, line)
+    except DealerError as error:
+        console.print(f"[red]error:[/] {escape(str(error))}")
+        return None
+    _show_events(console, answer.report.events)
+    for text in answer.lines:
+        console.print(escape(text))
+    if answer.changed:
+        _save(console, session, saver)
+    if answer.board:
+        draw_board(console, session.state())
+    if answer.report.choice is not None:
+        choice = answer.report.choice
+        console.print(f"[cyan]{escape(choice.prompt)}?[/]")
+        for option in choice.options:
+            console.print(f"  [bold]{escape(option.key)}[/]  {escape(option.text)}")
+    return answer
+
+
+def _save(console: Console, session: Session, saver: Saver) -> None:
+    try:
+        saver.save(session)
+    except DealerError as error:
+        console.print(f"[red]error: not saved:[/] {escape(str(error))}")
+
+
+def _show_events(console: Console, events: tuple[Event, ...]) -> None:
+    for event in events:
+        console.print(Text("  " + event.text, style=EVENT_STYLE.get(event.kind, "")))
+
+
+def draw_board(console: Console, state: SessionState) -> None:
+    """The board with the codes on the cards (White upper case, Black lower case), then hands, turn and result."""
+    width = max([len(sq.code) for row in state.rows for sq in row if sq.code] + [1]) + 2
+    checked = {sq.name for row in state.rows for sq in row if state.check and sq.side == state.turn and sq.royal}
+    text = Text()
+    for index, row in enumerate(state.rows):
+        text.append(f"{state.ranks - index:>3} ")
+        for sq in row:
+            text.append(_cell(sq, width), style=_square_style(sq, state, checked))
+        text.append("\n")
+    text.append("    " + "".join(sq.name[0].center(width) for sq in state.rows[-1]) + "\n")
+    console.print(text, end="")
+    for line in status_lines(state):
+        console.print(escape(line))
+
+
+def _cell(sq, width: int) -> str:
+    if sq.code is None:
+        return " " * width
+    return (sq.code if sq.side == "white" else sq.code.lower()).center(width)
+
+
+def _square_style(sq, state: SessionState, checked: set[str]) -> str:
+    if sq.name in checked:
+        background = CHECK_SQUARE
+    elif sq.name in state.last_squares:
+        background = LAST_LIGHT if sq.light else LAST_DARK
+    else:
+        background = LIGHT if sq.light else DARK
+    return f"{PIECE_STYLE.get(sq.side or '', '')} {background}".strip()
+
+
+def status_lines(state: SessionState) -> list[str]:
+    """Whose turn, check, the last move, the hands, the big-deck stack, a draw offer or claim, the result."""
+    lines = []
+    if state.last_move:
+        lines.append(f"last move: {state.last_move}")
+    for side in ("white", "black"):
+        hand = state.hands[side]
+        if state.hand_promotion and state.draw_stack is None:
+            codes = " ".join(card.code + ("*" if card.shared else "") for card in hand) or "(empty)"
+            lines.append(f"{side.capitalize()}'s hand: {codes}")
+    if state.draw_stack is not None:
+        lines.append(f"draw stack: {state.draw_stack} cards; discard pile: {len(state.discard)}")
+    if state.draw_offer:
+        lines.append(f"{state.draw_offer.capitalize()} offers a draw ('draw' accepts, 'decline' refuses)")
+    if state.claimable:
+        lines.append(f"{state.turn.capitalize()} may claim a draw ({state.claimable}): type 'claim'")
+    if state.result:
+        lines.append(f"game over: {state.result} ({state.reason}); 'undo' takes back a move made on the board, 'quit' leaves")
+    else:
+        lines.append(f"{state.turn.capitalize()} to move" + (" (in check)" if state.check else ""))
+    return lines
+
+
+def _prompt_text(session: Session) -> str:
+    if session.pending is not None:
+        return "choose> "
+    return f"{'white' if session.turn == 0 else 'black'}> "
+
+
+def _completer(session: Session) -> WordCompleter:
+    words = list(HANDLERS)
+    if session.pending is not None:
+        words = [o.key for o in session.pending.options] + words
+    elif not session.over:
+        words = [text for row in session.moves() for text in (row.san, row.move)] + words
+    return WordCompleter(list(dict.fromkeys(words)), ignore_case=True, WORD=True)
+
+
+def _clock_bar(session: Session) -> str:
+    clock = session.clock
+    if clock is None:
+        return ""
+    sides = [f"{name} {format_seconds(clock.left(side))}{' <' if clock.running == side else ''}"
+             for side, name in enumerate(("White", "Black"))]
+    flag = "  flag fallen: press Enter" if clock.running is not None and clock.left(clock.running) <= 0 else ""
+    paused = "  (paused until the next move)" if clock.running is None and not session.over else ""
+    return f" {sides[0]}   {sides[1]}{paused}{flag}"

@@ -1,0 +1,191 @@
+"""`dealer play` scripted (standard input not a terminal): whole games, autosave, resume, damaged saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dealer_cli import cli
+from engine.record import read_record
+
+DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+
+def play(*args: str, script: str = ""):
+    """Run `dealer play ARGS` with the script on standard input; (exit code, stdout lines, stderr)."""
+    result = CliRunner().invoke(cli, ["play", *args], input=script)
+    return result.exit_code, result.stdout.strip().splitlines(), result.stderr
+
+
+def test_fools_mate_ends_with_the_result_line_and_is_saved():
+    code, lines, _ = play("chess", script="f3\ne5\ng4\nQh4\n")
+    assert code == 0
+    assert lines[0].startswith("Chess: saved after every move to build/games/chess-")
+    assert lines[1:] == [
+        "1. f3 (White's Standard Pawn f2-f3)", "1... e5 (Black's Standard Pawn e7-e5)",
+        "2. g4 (White's Standard Pawn g2-g4)", "2... Qh4# (Black's Queen d8-h4)",
+        "game over: 0-1 (checkmate)", "result: 0-1 (checkmate)",
+    ]
+    record = read_record(next(Path("build/games").glob("chess-*-1.pgn")))
+    assert record.moves == ("f3", "e5", "g4", "Qh4#") and record.tags["Termination"] == "checkmate"
+
+
+def test_a_bad_line_is_reported_the_game_goes_on_and_the_exit_status_is_1():
+    code, lines, errors = play("chess", "--save", "g.pgn", script="e4\ne5e4\nundo\nundo\ne4\nquit\n")
+    assert code == 1
+    assert errors.strip().splitlines() == [
+        "error: e5e4: move 'e5e4' is not legal: no piece stands on e5",
+        "error: undo: nothing to undo: no move has been played since the game started",
+    ]
+    assert lines[-1] == "result: * (unfinished)"
+    assert read_record("g.pgn").moves == ("e4",)
+
+
+def test_moves_card_fen_and_help_answer_in_lines():
+    code, lines, _ = play("chess", script="moves g1\ncard N\ncard e8\nfen\nhelp\n")
+    assert code == 0 and lines[1] == "2 legal moves: Nf3 Nh3"
+    assert lines[2] == "Knight (knight, piece, code N)" and "King (king, royal, code K)" in lines
+    assert "fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" in lines
+    assert any(line.startswith("undo, redo") for line in lines)
+
+
+def test_consuls_fork_mate():
+    code, lines, _ = play("consuls", "--fen", "3k1k2/8/8/8/3N4/8/8/3KK3 w - - 0 1", script="d4e6\n")
+    assert code == 0 and lines[-2:] == ["game over: 1-0 (checkmate)", "result: 1-0 (checkmate)"]
+
+
+def test_dealers_promotion_from_hand_with_the_shared_extra():
+    fen = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
+    code, lines, _ = play("dealers-8x8", "--fen", fen, script="b7b8\nMI\nfen\n")
+    assert code == 0
+    assert lines[1].startswith("choice: White's Standard Pawn reaches b8: promote to: Q = Queen (from White's hand), ")
+    assert "White used the shared Minister: Black may no longer promote to it" in lines
+    assert lines[-2] == "fen: 1(MI)2k3/8/8/8/8/5p2/8/4K3 b - - 0 1 hand=Q"
+
+
+def test_big_deck_promotion_from_a_saved_deal():
+    assert CliRunner().invoke(cli, ["deal", "--seed", "7", "--big-deck", "--save", "deal.json"]).exit_code == 0
+    extras = " ".join(f for f in json.loads(Path("deal.json").read_text())["fen"].split() if "=" in f)
+    fen = f"4(sg)3/1P6/8/8/8/8/8/4(RX)3 w - - 0 1 {extras}"
+    code, lines, _ = play("--deal", "deal.json", "--fen", fen, script="b7b8\nCN\n")
+    assert code == 0 and "choice: White's Standard Pawn reaches b8: promote to: MI = Minister" in lines[1]
+    assert "White drew Minister, Cannon, Rook and kept the Cannon; Minister and Rook go to the discard pile" in lines
+    assert read_record(next(Path("build/games").glob("*.pgn"))).tags["DealSeed"] == "7"
+
+
+def test_spinal_tap_battle_move():
+    code, lines, _ = play("spinal-tap", script="d3d4&e3e4&f3g4\nd9d8&e9e8\nd4d5&e4e5\n")
+    assert code == 1 and lines[1].startswith("1. d3d4&e3e4&f3g4 (White's battle move, once a game:")
+    assert lines[2].startswith("1... d9d8&e9e8 (Black's battle move")
+
+
+def test_constable_spiel_free_castling_asks_which():
+    fen = "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1"
+    code, lines, _ = play("constable-spiel", "--fen", fen, script="e1f1\nh1\nO-O\ng8\n")
+    assert code == 0
+    assert lines[1].startswith("choice: White's King: castle or move, which: move = King e1-f1, no castling, h1 = ")
+    assert lines[2] == "1. O-O@f1 (White castles: King e1-f1, Rook h1-e1)"
+    assert lines[4] == "1... O-O@g8 (Black castles: King e8-g8, Rook h8-e8)"
+
+
+def test_usage_errors_exit_2_and_user_errors_exit_1():
+    assert play()[0] == 2 and play("chess", "--resume", "x.pgn")[0] == 2
+    code, _, errors = play("chess", "--clock", "fast")
+    assert code == 1 and "MINUTES+SECONDS" in errors
+
+
+def test_a_damaged_save_is_reported_and_never_overwritten():
+    Path("old.pgn").write_text("[Event \"x\"]\n\n1. e4 e5 2. Nf3")
+    before = Path("old.pgn").read_bytes()
+    code, _, errors = play("--resume", "old.pgn", script="Nc6\n")
+    assert code == 1 and errors.count("\n") == 1 and "truncated" in errors
+    code, _, errors = play("chess", "--save", "old.pgn", script="e4\n")
+    assert code == 1 and "already exists" in errors
+    code, lines, errors = play("chess", "--save", "new.pgn", script="e4\nsave old.pgn\nsave copy.pgn\ne5\nsave copy.pgn\n")
+    assert code == 1 and "old.pgn: already exists" in errors and lines[-2] == "saved to copy.pgn"
+    assert read_record("copy.pgn").moves == ("e4", "e5")
+    assert Path("old.pgn").read_bytes() == before
+
+
+def test_a_record_damaged_during_the_game_is_left_alone():
+    from dealer_cli.play_commands import Saver, play_script
+    from engine.session import Session
+
+    session, path = Session.new("chess"), Path("g.pgn")
+    saver = Saver(path)
+    saver.save(session)
+
+    def lines():
+        yield "e4\n"
+        path.write_text("damaged")
+        yield "e5\n"
+
+    assert play_script(session, saver, lines()) == 1
+    assert path.read_text() == "damaged" and session.sans == ["e4", "e5"]
+
+
+def test_resume_after_sigkill_gives_the_same_game():
+    fen = "4k3/1P6/8/3n4/8/5p2/8/3QK3 w - - 0 1 hand=(MI)(mi) shared=(MI) draw=QRBNN discard= deck=3.0"
+    args = ["play", "dealers-8x8", "--fen", fen, "--save", "g.pgn", "--clock", "5+3"]
+    game = subprocess.Popen([*DEALER, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in game.stdout], daemon=True).start()
+    try:
+        lines.get(timeout=30)
+        for move, answer in (("Qxd5", "discard pile"), ("Ke7", "Ke7"), ("b8", "choice"), ("R", "discard pile"), ("fen", "fen")):
+            game.stdin.write(move + "\n")
+            game.stdin.flush()
+            last = lines.get(timeout=30)
+            while answer not in last:
+                last = lines.get(timeout=30)
+        saved = read_record("g.pgn")
+    finally:
+        os.kill(game.pid, signal.SIGKILL)
+        game.wait()
+    resumed = subprocess.run([*DEALER, "play", "--resume", "g.pgn"], input="fen\nsave\n", capture_output=True, text=True)
+    out = resumed.stdout.splitlines()
+    assert resumed.returncode == 0 and out[1] == last.strip()
+    again = read_record("g.pgn")
+    assert again.moves == saved.moves == ("Qxd5", "Ke7", "b8=R")
+    assert again.position.fen() == saved.position.fen() and "draw=BNNQN discard= deck=3.1" in again.position.fen()
+    for tag in ("WhiteClock", "BlackClock"):
+        assert abs(_seconds(again.tags[tag]) - _seconds(saved.tags[tag])) < 2
+
+
+def _seconds(text: str) -> float:
+    hours, minutes, seconds = text.split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
+    from dealer_cli.play_commands import Saver, play_script
+    from engine.session import Session
+    from engine.session_clock import TimeControl
+
+    now = [0.0]
+    session = Session.new("chess", control=TimeControl.parse("1+0"), now=lambda: now[0])
+
+    def lines():
+        yield "e4\n"
+        now[0] += 61
+        yield "e5\n"
+
+    assert play_script(session, Saver(Path("g.pgn")), lines()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3:] == ["Black's flag has fallen", "game over: 1-0 (time)", "result: 1-0 (time)"]
+    record = read_record("g.pgn")
+    assert record.moves == ("e4",) and record.tags["Termination"] == "time" and record.tags["BlackClock"] == "0:00:00.000"
