@@ -56,6 +56,8 @@ class DealerGroup(click.Group):
             _fail(str(error), 1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt, EOFError):
             raise
+        except BrokenPipeError:
+            _stop_quietly()
         except Exception as error:  # a safety net only: real fixes raise DealerError where the input is read
             if os.environ.get(DEBUG_VARIABLE):
                 raise
@@ -98,6 +100,12 @@ def _fail(message: str, status: int) -> None:
     sys.exit(status)
 
 
+def _stop_quietly() -> None:
+    """The reader of our output went away (`dealer moves ... | head -1`): stop without a message, as Unix tools do."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's own flush at exit must not fail again
+    sys.exit(1)
+
+
 def _terminate(signum, frame) -> None:
     """SIGTERM ends the run like Ctrl-C: temporary files are removed on the way out."""
     raise KeyboardInterrupt
@@ -111,4 +119,7 @@ def cli() -> None:
 def main() -> None:
     """Console entry point."""
     signal.signal(signal.SIGTERM, _terminate)
-    cli(prog_name="dealer")
+    try:
+        cli(prog_name="dealer")
+    except BrokenPipeError:  # raised while click flushes the last output
+        _stop_quietly()

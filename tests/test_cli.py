@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 
@@ -51,3 +52,13 @@ def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
     assert result.stderr == "error: dealer catalogue: unexpected ValueError: something nobody foresaw (please report this)\n"
     monkeypatch.setenv("DEALER_DEBUG", "1")
     assert isinstance(CliRunner().invoke(cli, ["catalogue"]).exception, ValueError)
+
+
+def test_a_reader_that_stops_early_ends_the_run_without_a_message():
+    """`dealer catalogue | head -1`: the closed pipe is not reported as an unexpected error."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first line is written
+    command = [sys.executable, "-c", "from dealer_cli import main; main()", "catalogue"]
+    run = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+    os.close(write_end)
+    assert run.stderr == b"" and run.returncode == 1
