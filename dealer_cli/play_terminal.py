@@ -134,7 +134,8 @@ def status_lines(state: SessionState) -> list[str]:
     if state.claimable:
         lines.append(f"{state.turn.capitalize()} may claim a draw ({state.claimable}): type 'claim'")
     if state.result:
-        lines.append(f"game over: {state.result} ({state.reason}); 'undo' takes back a move made on the board, 'quit' leaves")
+        undo = "'undo' takes back the last move, " if state.can_undo else ""
+        lines.append(f"game over: {state.result} ({state.reason}); {undo}'quit' leaves")
     else:
         lines.append(f"{state.turn.capitalize()} to move" + (" (in check)" if state.check else ""))
     return lines

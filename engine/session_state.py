@@ -64,6 +64,7 @@ class SessionState:
     last_squares: tuple[str, ...]
     result: str | None  # '1-0', '0-1', '1/2-1/2' or None while the game goes on
     reason: str | None
+    can_undo: bool  # a move was played and no result the players or the clock decided stands
     clock: ClockView | None
     draw_offer: str | None  # the side whose draw offer stands
     claimable: str | None  # the draw the side to move may claim
@@ -98,6 +99,7 @@ def session_state(session: Session) -> SessionState:
         last_move=session.last_move(), last_squares=() if last is None else _squares(board, last),
         result=None if session.result is None else session.result.result.value,
         reason=None if session.result is None else session.result.reason,
+        can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
         clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
         claimable=session.claimable(), pending=session.pending, fen=pos.fen(),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import signal
 import subprocess
 import sys
@@ -15,8 +16,16 @@ import pytest
 from click.testing import CliRunner
 
 from dealer_cli import cli
+from engine.game import builtin_games
+from engine.notation import format_move
+from engine.position import Position
 from engine.record import read_record
+from engine.rules import outcome
+from engine.rules import play as play_move
+from engine.session import Session
+from tests.positions import start_of
 
+GAMES = sorted(builtin_games())
 DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
 
 
@@ -189,3 +198,63 @@ def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
     assert out[-3:] == ["Black's flag has fallen", "game over: 1-0 (time)", "result: 1-0 (time)"]
     record = read_record("g.pgn")
     assert record.moves == ("e4",) and record.tags["Termination"] == "time" and record.tags["BlackClock"] == "0:00:00.000"
+
+
+def random_game(game_id: str, seed: int, plies: int) -> tuple[list[str], Position, int]:
+    """Script lines for up to `plies` random legal moves (captures preferred), the position reached, the move count.
+
+    A move is written as the engine writes coordinates; where that text leaves the player a choice
+    (a king step that could also castle, an optional promotion), the line after it answers it.
+    """
+    rng = random.Random(seed)
+    pos, shadow = start_of(game_id), Session.new(game_id)
+    lines = []
+    while len(shadow.sans) < plies and outcome(pos) is None:
+        moves = pos.legal_moves()
+        captures = [m for m in moves if pos.occ[m.to] == 1 - pos.turn]
+        move = rng.choice(captures if captures and rng.random() < 0.7 else moves)
+        lines.append(format_move(pos, move))
+        choice = shadow.play(lines[-1]).choice
+        if choice is not None:
+            lines.append(next(option.key for option in choice.options if option.move == move))
+            shadow.choose(lines[-1])
+        play_move(pos, move)
+    assert shadow.position.fen() == pos.fen()
+    return lines, pos, len(shadow.sans)
+
+
+def check_scripted_game(game_id: str, seed: int, plies: int) -> None:
+    """`dealer play` plays a random game to the engine's position and result (resigning if none)."""
+    lines_in, pos, played = random_game(game_id, seed, plies)
+    ended = outcome(pos)
+    script = "\n".join([*lines_in, "fen", *([] if ended else ["resign"])]) + "\n"
+    save = f"{game_id}-{seed}.pgn"
+    code, lines, errors = play(game_id, "--save", save, script=script)
+    assert code == 0 and errors == "", errors
+    assert f"fen: {pos.fen()}" in lines
+    loser = "0-1" if pos.turn == 0 else "1-0"
+    expected = f"result: {ended.result.value} ({ended.reason})" if ended else f"result: {loser} (resignation)"
+    assert lines[-1] == expected
+    assert len(read_record(save).moves) == played
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_plays_to_a_result(game_id):
+    check_scripted_game(game_id, seed=1, plies=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_plays_long_random_games_to_a_result(game_id):
+    for seed in range(2, 7):
+        check_scripted_game(game_id, seed, plies=600)
+
+
+def test_threefold_repetition_is_claimed_by_the_side_to_move():
+    shuffle = "Nf3\nNf6\nNg1\nNg8\n"
+    code, lines, errors = play("chess", script="Nf3\nNf6\nclaim\nNg1\nNg8\n" + shuffle + "claim\n")
+    assert code == 1 and errors.startswith("error: claim: no draw can be claimed now")  # too early
+    assert lines[-4:] == [
+        "White may claim a draw (threefold repetition)", "White claims a draw: threefold repetition",
+        "game over: 1/2-1/2 (threefold repetition)", "result: 1/2-1/2 (threefold repetition)",
+    ]

@@ -155,10 +155,14 @@ def test_draw_offer_lapses_when_the_other_side_moves_and_agreement_ends_the_game
 
 def test_resignation_and_undo_after_mate():
     session = Session.new("chess")
-    assert session.resign().events[-1].text == "game over: 0-1 (resignation)"
+    session.play("e4")
+    assert session.resign().events[-1].text == "game over: 1-0 (resignation)"
+    assert not session.state().can_undo
+    with pytest.raises(SessionError, match="cannot be taken back"):
+        session.undo()
     session = Session.new("chess", fen="4k3/8/4K3/8/8/8/8/R7 w - - 0 1")
     session.play("Ra8")
-    assert session.result_line() == "result: 1-0 (checkmate)"
+    assert session.result_line() == "result: 1-0 (checkmate)" and session.state().can_undo
     session.undo()
     assert not session.over and session.legal_moves()
 
