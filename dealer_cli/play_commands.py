@@ -16,6 +16,7 @@ import click
 
 from engine.errors import RecordError
 from engine.session import Report, Session
+from engine.session_state import SessionState
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 
@@ -66,7 +67,8 @@ class Answer:
     lines: list[str] = field(default_factory=list)
     changed: bool = False
     quit: bool = False
-    board: bool = False
+    board: bool = False  # the terminal draws the board again
+    board_text: bool = False  # the player asked for the board: a script prints it as text
 
 
 def run_line(session: Session, saver: Saver, line: str) -> Answer:
@@ -126,7 +128,44 @@ def _piece_named(session: Session, text: str):
 
 
 def _board(session: Session, saver: Saver, rest: str) -> Answer:
-    return Answer(board=True)
+    return Answer(board=True, board_text=True)
+
+
+def board_lines(state: SessionState) -> list[str]:
+    """The board as plain text, top rank first: the codes on the cards (White upper case, Black lower case), '.' empty."""
+    width = max([len(sq.code) for row in state.rows for sq in row if sq.code] + [1]) + 1
+    lines = []
+    for index, row in enumerate(state.rows):
+        cells = ("." if sq.code is None else sq.code if sq.side == "white" else sq.code.lower() for sq in row)
+        lines.append(f"{state.ranks - index:>3} " + "".join(cell.ljust(width) for cell in cells).rstrip())
+    lines.append("    " + "".join(sq.name[0].ljust(width) for sq in state.rows[-1]).rstrip())
+    return lines
+
+
+def status_lines(state: SessionState) -> list[str]:
+    """Whose turn, check, the last move, the hands, the big-deck stack, a draw offer or claim, the result."""
+    lines = []
+    if state.last_move:
+        lines.append(f"last move: {state.last_move}")
+    for side in ("white", "black"):
+        hand = state.hands[side]
+        if state.hand_promotion and state.draw_stack is None:
+            codes = " ".join(card.code + ("*" if card.shared else "") for card in hand) or "(empty)"
+            lines.append(f"{side.capitalize()}'s hand: {codes}")
+    if state.draw_stack is not None:
+        lines.append(f"draw stack: {state.draw_stack} cards; discard pile: {len(state.discard)}")
+    if state.draw_offer:
+        lines.append(f"{state.draw_offer.capitalize()} offers a draw ('draw' accepts, 'decline' refuses)")
+    if state.claimable:
+        lines.append(f"{state.turn.capitalize()} may claim a draw ({state.claimable}): type 'claim'")
+    if state.result:
+        undo = "'undo' takes back the last move, " if state.can_undo else ""
+        lines.append(f"game over: {state.result} ({state.reason}); {undo}'quit' leaves")
+    else:
+        lines.append(f"{state.turn.capitalize()} to move" + (" (in check)" if state.check else ""))
+    return lines
+
+
 
 
 def _fen(session: Session, saver: Saver, rest: str) -> Answer:
@@ -241,7 +280,8 @@ def play_script(session: Session, saver: Saver, lines) -> int:
             click.echo(f"error: {line.strip()}: {error}", err=True)
             refused = True
             continue
-        for text in [event.text for event in answer.report.events] + answer.lines:
+        board = board_lines(session.state()) + status_lines(session.state()) if answer.board_text else []
+        for text in [event.text for event in answer.report.events] + answer.lines + board:
             click.echo(text)
         if answer.report.choice is not None:
             click.echo(f"choice: {answer.report.choice.summary()}")

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line
+from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line, status_lines
 from engine.session import Session
 from engine.session_clock import format_seconds
 from engine.session_events import Event, EventKind
@@ -115,30 +115,6 @@ def _square_style(sq, state: SessionState, checked: set[str]) -> str:
     else:
         background = LIGHT if sq.light else DARK
     return f"{PIECE_STYLE.get(sq.side or '', '')} {background}".strip()
-
-
-def status_lines(state: SessionState) -> list[str]:
-    """Whose turn, check, the last move, the hands, the big-deck stack, a draw offer or claim, the result."""
-    lines = []
-    if state.last_move:
-        lines.append(f"last move: {state.last_move}")
-    for side in ("white", "black"):
-        hand = state.hands[side]
-        if state.hand_promotion and state.draw_stack is None:
-            codes = " ".join(card.code + ("*" if card.shared else "") for card in hand) or "(empty)"
-            lines.append(f"{side.capitalize()}'s hand: {codes}")
-    if state.draw_stack is not None:
-        lines.append(f"draw stack: {state.draw_stack} cards; discard pile: {len(state.discard)}")
-    if state.draw_offer:
-        lines.append(f"{state.draw_offer.capitalize()} offers a draw ('draw' accepts, 'decline' refuses)")
-    if state.claimable:
-        lines.append(f"{state.turn.capitalize()} may claim a draw ({state.claimable}): type 'claim'")
-    if state.result:
-        undo = "'undo' takes back the last move, " if state.can_undo else ""
-        lines.append(f"game over: {state.result} ({state.reason}); {undo}'quit' leaves")
-    else:
-        lines.append(f"{state.turn.capitalize()} to move" + (" (in check)" if state.check else ""))
-    return lines
 
 
 def _prompt_text(session: Session) -> str:

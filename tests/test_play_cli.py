@@ -258,3 +258,10 @@ def test_threefold_repetition_is_claimed_by_the_side_to_move():
         "White may claim a draw (threefold repetition)", "White claims a draw: threefold repetition",
         "game over: 1/2-1/2 (threefold repetition)", "result: 1/2-1/2 (threefold repetition)",
     ]
+
+
+def test_board_is_printed_as_text_in_a_script():
+    code, lines, _ = play("chess", script="e4\nboard\n")
+    board = lines[lines.index("1. e4 (White's Standard Pawn e2-e4)") + 1:]
+    assert board[0] == "  8 r n b q k b n r" and board[4] == "  4 . . . . P . . ."
+    assert board[8] == "    a b c d e f g h" and board[9:] == ["last move: 1. e4", "Black to move", "result: * (unfinished)"]
