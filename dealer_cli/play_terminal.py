@@ -6,7 +6,10 @@ toolbar where the clock ticks; rich draws the board in colour (plain where the t
 
 from __future__ import annotations
 
+import asyncio
+
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import WordCompleter
 from prompt_toolkit.history import InMemoryHistory
 from rich.console import Console
@@ -41,7 +44,8 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
         try:
             line = prompt.prompt(_prompt_text(session), completer=_completer(session), complete_while_typing=False,
                                  bottom_toolbar=(lambda: _clock_bar(session)) if ticking else None,
-                                 refresh_interval=0.5 if ticking else 0)
+                                 refresh_interval=0.5 if ticking else 0,
+                                 pre_run=(lambda: _end_prompt_on_flag_fall(session)) if ticking else None)
         except KeyboardInterrupt:
             continue
         except EOFError:
@@ -138,6 +142,21 @@ def _clock_bar(session: Session) -> str:
         return ""
     sides = [f"{name} {format_seconds(clock.left(side))}{' <' if clock.running == side else ''}"
              for side, name in enumerate(("White", "Black"))]
-    flag = "  flag fallen: press Enter" if clock.running is not None and clock.left(clock.running) <= 0 else ""
     paused = "  (paused until the next move)" if clock.running is None and not session.over else ""
-    return f" {sides[0]}   {sides[1]}{paused}{flag}"
+    return f" {sides[0]}   {sides[1]}{paused}"
+
+
+def _end_prompt_on_flag_fall(session: Session) -> None:
+    """Watch the clock while the player types; when the flag falls, end the prompt with an empty line.
+
+    run_line then ends the game on time at once, so nobody has to press Enter to see it.
+    """
+    app = get_app()
+
+    async def watch() -> None:
+        while not session.over and session.clock is not None and session.clock.flagged() is None:
+            await asyncio.sleep(0.2)
+        if not session.over and app.is_running:
+            app.exit(result="")
+
+    app.create_background_task(watch())
