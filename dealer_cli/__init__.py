@@ -24,6 +24,7 @@ COMMAND_MODULES = {
     "perft": "engine_commands",
     "moves": "engine_commands",
     "play": "play_commands",
+    "serve": "serve_commands",
     "kit": "cards_commands",
     "cards": "cards_commands",
     "backs": "cards_commands",

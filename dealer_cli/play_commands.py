@@ -246,10 +246,22 @@ def open_session(game: str | None, deal_file: str | None, fen: str | None, resum
 def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files) -> None:
     """Play a game at the board: the referee checks every move, saves it, and says what happened."""
     from pieces.catalogue import load_catalogue
-    from printing.records import new_record_path, reserve_record
 
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
     session, resumed = open_session(game, deal_file, fen, resume_file, clock, catalogue)
+    saver = start_saver(session, save_file, resumed)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from dealer_cli.play_terminal import play_in_terminal
+
+        play_in_terminal(session, saver, resumed is not None)
+        return
+    sys.exit(play_script(session, saver, sys.stdin))
+
+
+def start_saver(session: Session, save_file: str | None, resumed: Path | None) -> Saver:
+    """The autosave: --save FILE (a new file), else the resumed record, else a new file under build/games."""
+    from printing.records import new_record_path, reserve_record
+
     if save_file is not None and Path(save_file) != resumed:
         saver = Saver(reserve_record(save_file), written="")
     elif resumed is not None:
@@ -258,12 +270,7 @@ def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_
         saver = Saver(new_record_path("build/games", session.position.game.id), written="")
     if saver.path != resumed:
         saver.save(session)
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        from dealer_cli.play_terminal import play_in_terminal
-
-        play_in_terminal(session, saver, resumed is not None)
-        return
-    sys.exit(play_script(session, saver, sys.stdin))
+    return saver
 
 
 def play_script(session: Session, saver: Saver, lines) -> int:

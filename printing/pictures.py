@@ -43,6 +43,31 @@ def rendered_pictures(catalogue: Catalogue, out_dir: Path) -> PictureSource:
     return source
 
 
+def cached_pictures(catalogue: Catalogue, out_dir: Path) -> PictureSource:
+    """Pictures already in the render cache under out_dir; None (the silhouette) for any not rendered yet."""
+    from printing.render_cache import default_cache_dir, existing_render_path
+
+    memory: dict[str, Image.Image | None] = {}
+
+    def source(piece_id: str) -> Image.Image | None:
+        if piece_id not in memory:
+            path = existing_render_path(catalogue.get(piece_id), default_cache_dir(out_dir), width_px=PICTURE_PX)
+            memory[piece_id] = None if path is None else _cropped(path)
+        return memory[piece_id]
+
+    return source
+
+
+def _cropped(path: Path) -> Image.Image | None:
+    try:
+        with Image.open(path) as image:
+            image = image.convert("RGBA")
+    except (OSError, SyntaxError, ValueError):  # a damaged cache entry: the silhouette stands in
+        return None
+    box = image.getbbox()
+    return image.crop(box) if box else None
+
+
 def _picture(piece: PieceDef, out_dir: Path) -> Image.Image | None:
     from pieces.model import ModelError
     from printing.render_cache import cached_render_png, default_cache_dir

@@ -41,6 +41,14 @@ def cached_render_path(
     return path
 
 
+def existing_render_path(
+    piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
+) -> Path | None:
+    """The piece's picture in cache_dir if it was rendered before, else None (nothing is rendered)."""
+    path = out_path(cache_dir, f"{piece.id}-{colour}-{render_key(piece, width_px, colour, square_mm)}.png")
+    return path if path.is_file() else None
+
+
 def cached_render_png(
     piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
 ) -> Image.Image:

@@ -1,0 +1,397 @@
+// The board page of `dealer serve`: draws the state the server sends and sends taps back as moves.
+// Every rule lives in the server; this script only draws, asks and forwards.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const S = 100; // one square in SVG units
+const FILL = { move: "#00ff00", capture: "#ff0000", castle: "#ffc000" }; // colours of the card legend (docs/rulings.md)
+const POLL_MS = 1500;
+
+let state = null;          // the last state the server sent
+let selected = null;       // the square of the piece whose moves are highlighted
+let flipped = false;
+let showPictures = false;
+let battleSteps = null;    // the battle move being put together: ["d3d4", ...], or null
+let battleFrom = null;
+let stateAt = 0;           // performance.now() when the state arrived (for the running clock)
+let busy = false;
+
+const $ = (id) => document.getElementById(id);
+
+function svgNode(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+async function call(path, body) {
+  const options = body === undefined ? { cache: "no-store" }
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  try {
+    const response = await fetch(path, options);
+    return await response.json();
+  } catch (error) {
+    return { error: "the server does not answer: is dealer serve still running?" };
+  }
+}
+
+async function send(path, body) {
+  if (busy) return;
+  busy = true;
+  try {
+    accept(await call(path, { ...body, version: state ? state.version : null }));
+  } finally {
+    busy = false;
+  }
+}
+
+function accept(answer) {
+  if (answer.state) setState(answer.state);
+  if (answer.error) {
+    say(answer.error, true);
+  } else if (answer.events) {
+    say(answer.events.map((event) => event.text).join(" · "), false);
+  }
+  selected = null;
+  draw();
+}
+
+function setState(next) {
+  state = next;
+  stateAt = performance.now();
+  if (!state.battle) battleSteps = null;
+}
+
+function say(text, isError) {
+  const message = $("message");
+  message.textContent = text;
+  message.className = isError ? "error" : "";
+}
+
+// --- the board ---------------------------------------------------------------------------------
+
+function squareAt(index) {
+  // squares come from the last rank down, files from a; flipped shows them from Black's side
+  const file = index % state.files, row = Math.floor(index / state.files);
+  return flipped ? [state.files - 1 - file, state.ranks - 1 - row] : [file, row];
+}
+
+function drawBoard() {
+  const board = $("board");
+  board.replaceChildren();
+  board.setAttribute("viewBox", `0 0 ${state.files * S} ${state.ranks * S}`);
+  const targets = new Map((selected && state.targets[selected] || []).map((t) => [t.to, t.kind]));
+  const checked = state.check ? state.squares.filter((q) => q.royal && q.side === state.turn).map((q) => q.name) : [];
+  state.squares.forEach((square, index) => {
+    const [column, row] = squareAt(index);
+    const x = column * S, y = row * S;
+    const group = svgNode("g", { "data-square": square.name, class: "square", role: "gridcell",
+      "aria-label": describe(square) }, board);
+    const classes = [square.light ? "light" : "dark"];
+    if (state.last_squares.includes(square.name)) classes.push("last");
+    if (checked.includes(square.name)) classes.push("checked");
+    if (square.name === selected || (battleFrom === square.name)) classes.push("selected");
+    svgNode("rect", { x, y, width: S, height: S, class: classes.join(" ") }, group);
+    if (targets.has(square.name)) {
+      const kind = targets.get(square.name);
+      svgNode("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: FILL[kind], class: "target",
+        "data-target": square.name, "data-kind": kind }, group);
+    }
+    drawLabels(group, square, column, row, x, y);
+    if (square.piece) drawPiece(group, square, x, y);
+  });
+  drawBattleSteps(board);
+}
+
+function describe(square) {
+  return square.piece ? `${square.name}: ${square.side} ${square.code}` : `${square.name}: empty`;
+}
+
+function drawLabels(group, square, column, row, x, y) {
+  const tone = square.light ? "label on-light" : "label on-dark";
+  if (column === 0) svgNode("text", { x: x + 4, y: y + 18, class: tone }, group).textContent = square.name.slice(1);
+  if (row === state.ranks - 1) {
+    svgNode("text", { x: x + S - 14, y: y + S - 5, class: tone }, group).textContent = square.name[0];
+  }
+}
+
+function drawPiece(group, square, x, y) {
+  // a disc in the side's colour with the card's code; with Pictures on, the card's 3D picture on the disc
+  const token = svgNode("g", { class: `token ${square.side}`, "data-piece": square.piece }, group);
+  if (square.royal) svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: 44, class: "royal" }, token);
+  svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: square.royal ? 38 : 41 }, token);
+  if (showPictures && state.pictures.includes(square.piece)) {
+    svgNode("image", { href: `/picture/${square.piece}.png`, x: x + 22, y: y + 8, width: S - 44, height: S - 16,
+      preserveAspectRatio: "xMidYMid meet" }, token);
+    svgNode("text", { x: x + S - 4, y: y + 14, class: `code-tag ${square.side}` },
+      token).textContent = square.code;
+    return;
+  }
+  const size = square.code.length > 2 ? 30 : square.code.length === 2 ? 40 : 52;
+  svgNode("text", { x: x + S / 2, y: y + S / 2 + 1, "font-size": size }, token).textContent = square.code;
+}
+
+function drawBattleSteps(board) {
+  if (!battleSteps) return;
+  const centre = (name) => {
+    const index = state.squares.findIndex((q) => q.name === name);
+    const [column, row] = squareAt(index);
+    return [column * S + S / 2, row * S + S / 2];
+  };
+  for (const step of battleSteps) {
+    const [from, to] = step.match(/[a-p]\d+/g);
+    const [x1, y1] = centre(from), [x2, y2] = centre(to);
+    svgNode("line", { x1, y1, x2, y2, class: "battle-step" }, board);
+  }
+}
+
+function pieceOn(name) {
+  return state.squares.find((q) => q.name === name && q.piece);
+}
+
+function tapSquare(name) {
+  if (!state) return;
+  if (battleSteps) return tapBattle(name);
+  const reach = selected && (state.targets[selected] || []).some((t) => t.to === name);
+  if (reach) {
+    const from = selected;
+    selected = null;
+    send("/api/play", { move: from + name });
+    return;
+  }
+  const square = pieceOn(name);
+  selected = square && name !== selected ? name : null;
+  if (square) showCard(square.piece, `${square.side === "white" ? "White" : "Black"}'s ${square.code} on ${name}`);
+  say(selected && !state.result && !(state.targets[selected] || []).length ? `no legal move for the piece on ${name}` : "", false);
+  draw();
+}
+
+function tapBattle(name) {
+  if (battleFrom === null) {
+    battleFrom = pieceOn(name) ? name : null;
+  } else if (battleFrom === name) {
+    battleFrom = null;
+  } else {
+    battleSteps = battleSteps.filter((step) => !step.startsWith(battleFrom)).concat([battleFrom + name]);
+    battleFrom = null;
+  }
+  draw();
+}
+
+// --- the panel ---------------------------------------------------------------------------------
+
+function showCard(piece, caption) {
+  const face = $("card-face");
+  face.src = `/card/${piece}.svg`;
+  face.alt = `the card of ${caption}`;
+  face.hidden = false;
+  $("card-caption").textContent = caption;
+}
+
+function drawStatus() {
+  $("game-name").textContent = state.game_name;
+  document.title = `${state.game_name}: Dealer's Chess`;
+  const status = $("status");
+  const side = state.turn === "white" ? "White" : "Black";
+  if (state.result) {
+    status.textContent = `Game over: ${state.result} (${state.reason})`;
+    status.className = "over";
+  } else {
+    status.textContent = `${side} to move${state.check ? ": check!" : ""}`;
+    status.className = state.check ? "check" : "";
+  }
+  $("last-move").textContent = state.last_move ? `Last move: ${state.last_move}` : "No move yet.";
+  const saved = $("saved");
+  saved.textContent = state.save_error ? state.save_error : `Every move is saved to ${state.saved_to}`;
+  saved.className = state.save_error ? "error" : "";
+}
+
+function drawControls() {
+  const playing = !state.result;
+  $("undo").disabled = !state.can_undo;
+  $("redo").disabled = !state.can_redo;
+  $("battle").hidden = !state.battle;
+  $("battle").setAttribute("aria-pressed", String(Boolean(battleSteps)));
+  $("battle-bar").hidden = !battleSteps;
+  $("battle-steps").textContent = battleSteps && battleSteps.length ? battleSteps.join(" & ") : "none yet";
+  $("pictures").hidden = !state.pictures.length;
+  const offered = state.draw_offer && state.draw_offer !== state.turn;
+  $("draw").textContent = offered ? "Accept draw" : "Offer draw";
+  $("draw").disabled = !playing || (state.draw_offer !== null && !offered);
+  $("decline").hidden = !offered;
+  $("claim").hidden = !state.claimable;
+  $("claim").textContent = state.claimable ? `Claim draw (${state.claimable})` : "Claim draw";
+  $("resign").disabled = !playing;
+}
+
+function drawHands() {
+  const hands = $("hands");
+  hands.replaceChildren();
+  if (!state.hand_promotion && !state.hands.white.length && !state.hands.black.length) return;
+  for (const side of ["white", "black"]) {
+    const line = document.createElement("p");
+    line.textContent = `${side === "white" ? "White" : "Black"}'s hand: `;
+    if (!state.hands[side].length) line.append("empty");
+    for (const card of state.hands[side]) {
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = card.shared ? "chip shared" : "chip";
+      chip.textContent = card.code;
+      chip.title = card.name + (card.shared ? " (shared extra)" : "");
+      chip.addEventListener("click", () => showCard(card.piece, `${card.name}, in ${side === "white" ? "White" : "Black"}'s hand`));
+      line.append(chip);
+    }
+    hands.append(line);
+  }
+  if (state.draw_stack !== null) {
+    const stack = document.createElement("p");
+    stack.textContent = `Draw stack: ${state.draw_stack} cards; discarded: ${state.discard.length}`;
+    hands.append(stack);
+  }
+}
+
+function drawMoveList() {
+  // one row per move number, White's move then Black's; the numbers follow the last move's ('12... Nf6')
+  const list = $("move-list");
+  list.replaceChildren();
+  const count = state.moves.length;
+  if (!count) return;
+  const [, number, dots] = state.last_move.match(/^(\d+)(\.+)/);
+  const lastPly = 2 * (Number(number) - 1) + (dots === "..." ? 1 : 0);
+  let row = null;
+  state.moves.forEach((san, index) => {
+    const ply = lastPly - (count - 1 - index);
+    if (!row || ply % 2 === 0) {
+      row = document.createElement("li");
+      row.value = Math.floor(ply / 2) + 1;
+      if (ply % 2 === 1) row.append("… ");
+      list.append(row);
+    }
+    const move = document.createElement("span");
+    move.className = "san";
+    move.textContent = san;
+    row.append(move, " ");
+  });
+}
+
+function drawClock() {
+  const clock = state.clock;
+  $("clock").hidden = !clock;
+  if (!clock) return;
+  const passed = (performance.now() - stateAt) / 1000;
+  for (const side of ["white", "black"]) {
+    const running = clock.running === side && !state.result;
+    const left = Math.max(0, clock[`${side}_s`] - (running ? passed : 0));
+    const span = $(`clock-${side}`);
+    span.textContent = `${side === "white" ? "White" : "Black"} ${formatSeconds(left)}`;
+    span.className = running ? "running" : "";
+  }
+}
+
+function formatSeconds(seconds) {
+  const whole = Math.floor(seconds);
+  const minutes = Math.floor(whole / 60), rest = String(whole % 60).padStart(2, "0");
+  return seconds < 10 ? `${minutes}:${rest}.${Math.floor((seconds - whole) * 10)}` : `${minutes}:${rest}`;
+}
+
+function drawChoice() {
+  const dialog = $("choice");
+  const choice = state.pending;
+  if (!choice) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  $("choice-prompt").textContent = choice.prompt;
+  const options = $("choice-options");
+  options.replaceChildren();
+  for (const option of choice.options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.key = option.key;
+    button.innerHTML = "<b></b> ";
+    button.firstChild.textContent = option.key;
+    button.append(option.text);
+    button.addEventListener("click", () => { dialog.close(); send("/api/play", { move: option.key }); });
+    options.append(button);
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+function draw() {
+  if (!state) return;
+  drawStatus();
+  drawBoard();
+  drawControls();
+  drawHands();
+  drawMoveList();
+  drawClock();
+  drawChoice();
+}
+
+// --- wiring --------------------------------------------------------------------------------------
+
+function command(name, extra = {}) {
+  return () => send("/api/command", { command: name, ...extra });
+}
+
+function confirmThen(text, action) {
+  $("confirm-text").textContent = text;
+  const dialog = $("confirm");
+  dialog.onclose = () => { if (dialog.returnValue === "yes") action(); };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+async function poll() {
+  if (document.hidden || busy) return;
+  const answer = await call("/api/state");
+  if (answer.error || busy) return;
+  if (!state || answer.version !== state.version) {
+    setState(answer);
+    selected = null;
+    draw();
+  } else {
+    setState(answer);
+    drawClock();
+  }
+}
+
+function start() {
+  $("board").addEventListener("click", (event) => {
+    const square = event.target.closest("[data-square]");
+    if (square) tapSquare(square.dataset.square);
+  });
+  $("undo").addEventListener("click", command("undo"));
+  $("redo").addEventListener("click", command("redo"));
+  $("draw").addEventListener("click", command("draw"));
+  $("decline").addEventListener("click", command("decline"));
+  $("claim").addEventListener("click", command("claim"));
+  $("resign").addEventListener("click", () => confirmThen(`${state.turn === "white" ? "White" : "Black"} resigns?`, command("resign")));
+  $("flip").addEventListener("click", () => { flipped = !flipped; draw(); });
+  $("pictures").addEventListener("click", () => {
+    showPictures = !showPictures;
+    $("pictures").setAttribute("aria-pressed", String(showPictures));
+    draw();
+  });
+  $("battle").addEventListener("click", () => {
+    battleSteps = battleSteps ? null : [];
+    battleFrom = null;
+    selected = null;
+    draw();
+  });
+  $("battle-cancel").addEventListener("click", () => { battleSteps = null; battleFrom = null; draw(); });
+  $("battle-play").addEventListener("click", () => {
+    if (!battleSteps || battleSteps.length < 2) return say("a battle move needs at least two steps", true);
+    const move = battleSteps.join("&");
+    battleSteps = null;
+    send("/api/play", { move });
+  });
+  $("choice-cancel").addEventListener("click", () => { $("choice").close(); send("/api/cancel", {}); });
+  $("choice").addEventListener("cancel", (event) => { event.preventDefault(); send("/api/cancel", {}); });
+  setInterval(poll, POLL_MS);
+  setInterval(() => { if (state && state.clock) drawClock(); }, 200);
+  poll();
+}
+
+start();

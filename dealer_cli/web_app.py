@@ -1,0 +1,255 @@
+"""`dealer serve`'s web application: one game session behind a small JSON API and a static page.
+
+Starlette runs the plain (non-async) endpoints in a thread pool; a lock around the session makes
+every action one step at a time, so two tabs acting at once cannot corrupt the game or its record.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from dealer_cli.play_commands import Saver, run_line
+from engine.move import Kind
+from engine.session import Report, Session
+from engine.session_choices import Choice
+from pieces.errors import DealerError
+
+PAGE_DIR = Path(__file__).with_name("web")
+COMMANDS = ("undo", "redo", "draw", "decline", "claim", "resign")  # what the page's buttons send
+STALE = "the game changed in another tab or window; the board is now up to date, try again"
+MAX_BODY_BYTES = 4096
+
+
+@dataclass(slots=True)
+class Table:
+    """The one game served: its session, autosave, and a version that changes with every change."""
+
+    session: Session
+    saver: Saver
+    pictures_dir: Path | None = None  # the output folder whose render cache holds piece pictures
+    version: int = 0
+    save_error: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _cards: dict[str, str] = field(default_factory=dict)
+    _pictures: dict[str, Path | None] = field(default_factory=dict)
+
+    def act(self, seen: int | None, action) -> Report:
+        """Run one action on the session (under the lock) and save; a stale page's action is refused."""
+        with self.lock:
+            if seen is not None and seen != self.version:
+                raise DealerError(STALE)
+            report, changed = action()
+            if changed:
+                self._changed()
+            return report
+
+    def refresh(self) -> None:
+        """End the game if a flag has fallen while nobody acted (the page asks on a timer)."""
+        with self.lock:
+            if self.session.check_time() is not None:
+                self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        try:
+            self.saver.save(self.session)
+            self.save_error = None
+        except DealerError as error:  # the game goes on, unsaved; the page says why
+            self.save_error = f"not saved: {error}"
+
+    def card_svg(self, piece_id: str) -> str:
+        """The piece's card face as SVG, drawn as printed (with its 3D picture where one is cached)."""
+        if piece_id not in self._cards:
+            from printing.card_jobs import card_drawing
+            from printing.pictures import cached_pictures, no_pictures
+            from printing.svg import svg_text
+
+            catalogue = self.session.position.catalogue
+            pictures = no_pictures if self.pictures_dir is None else cached_pictures(catalogue, self.pictures_dir)
+            self._cards[piece_id] = svg_text(card_drawing(catalogue, piece_id), 0.0, pictures)
+        return self._cards[piece_id]
+
+    def picture_path(self, piece_id: str) -> Path | None:
+        """The piece's cached 3D picture (the card's, white), if `dealer kit`, `cards` or `render` made it."""
+        if piece_id not in self._pictures:
+            self._pictures[piece_id] = None
+            if self.pictures_dir is not None:
+                from printing.pictures import PICTURE_PX
+                from printing.render_cache import default_cache_dir, existing_render_path
+
+                piece = self.session.position.catalogue.get(piece_id)
+                self._pictures[piece_id] = existing_render_path(piece, default_cache_dir(self.pictures_dir), PICTURE_PX)
+        return self._pictures[piece_id]
+
+
+def table_view(table: Table) -> dict:
+    """Everything the page draws, as JSON-ready data."""
+    with table.lock:
+        session = table.session
+        state = session.state()
+        return {
+            "version": table.version, "game": state.game, "game_name": state.game_name,
+            "files": state.files, "ranks": state.ranks,
+            "squares": [_square(sq) for row in state.rows for sq in row],
+            "turn": state.turn, "check": state.check,
+            "hands": {side: [_hand_card(card) for card in cards] for side, cards in state.hands.items()},
+            "hand_promotion": state.hand_promotion, "draw_stack": state.draw_stack, "discard": list(state.discard),
+            "moves": list(state.moves), "last_move": state.last_move, "last_squares": list(state.last_squares),
+            "result": state.result, "reason": state.reason, "can_undo": state.can_undo,
+            "can_redo": bool(session.redo_moves) and not session.over,
+            "clock": None if state.clock is None else {"white_s": state.clock.white_s, "black_s": state.clock.black_s,
+                                                       "running": state.clock.running},
+            "draw_offer": state.draw_offer, "claimable": state.claimable,
+            "pending": None if state.pending is None else choice_view(state.pending),
+            "fen": state.fen, "targets": targets(session), "battle": battle_open(session),
+            "saved_to": str(table.saver.path), "save_error": table.save_error,
+            "pictures": sorted({sq.piece for row in state.rows for sq in row
+                                if sq.piece and table.picture_path(sq.piece) is not None}),
+        }
+
+
+def _square(sq) -> dict:
+    return {"name": sq.name, "light": sq.light, "piece": sq.piece, "code": sq.code, "side": sq.side, "royal": sq.royal}
+
+
+def _hand_card(card) -> dict:
+    return {"piece": card.piece, "code": card.code, "name": card.name, "shared": card.shared}
+
+
+def choice_view(choice: Choice) -> dict:
+    """A question for the page's dialog: prompt, and each option's key and words."""
+    return {"kind": choice.kind.value, "prompt": choice.prompt, "squares": list(choice.squares),
+            "options": [{"key": o.key, "text": o.text, "move": o.notation} for o in choice.options]}
+
+
+def targets(session: Session) -> dict[str, list[dict]]:
+    """Per from-square, the squares its legal moves reach: 'move', 'capture' or 'castle' (one entry per square)."""
+    pos = session.position
+    board, enemy = pos.board, 1 - pos.turn
+    found: dict[str, dict[str, str]] = {}
+    for m in session.legal_moves():
+        if m.kind == Kind.CASTLE:
+            kind = "castle"
+        elif m.kind == Kind.EN_PASSANT or pos.occ[m.to] == enemy:
+            kind = "capture"
+        else:
+            kind = "move"
+        found.setdefault(board.name(m.frm), {}).setdefault(board.name(m.to), kind)
+    return {frm: [{"to": to, "kind": kind} for to, kind in tos.items()] for frm, tos in found.items()}
+
+
+def battle_open(session: Session) -> bool:
+    """Whether the side to move still has its battle move to make (Spinal Tap)."""
+    pos = session.position
+    return pos.game.battle_move and not session.over and pos.turn not in pos.battle_used
+
+
+def report_view(report: Report) -> dict:
+    return {"events": [{"kind": e.kind.value, "text": e.text} for e in report.events],
+            "choice": None if report.choice is None else choice_view(report.choice)}
+
+
+def create_app(table: Table) -> Starlette:
+    """The web application serving `table`: the page at /, its files under /static, the game under /api."""
+
+    def page(request: Request) -> Response:
+        return FileResponse(PAGE_DIR / "index.html")
+
+    def state(request: Request) -> Response:
+        table.refresh()
+        return JSONResponse(table_view(table))
+
+    async def play(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        text = str(body.get("move", "")).strip()
+        if not text:
+            return _refused("no move given: send a move such as e2e4")
+        return await _run(request, body, lambda: _played(table.session.play(text)))
+
+    async def command(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        name = str(body.get("command", "")).strip().lower()
+        if name not in COMMANDS:
+            return _refused(f"{name[:40]!r} is not a command here; allowed: {', '.join(COMMANDS)}")
+        if name == "draw" and body.get("answer") == "decline":
+            name = "decline"
+        return await _run(request, body, lambda: _ran(run_line(table.session, table.saver, name)))
+
+    async def cancel(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+
+        def drop() -> tuple[Report, bool]:
+            changed = table.session.pending is not None
+            table.session.pending = None
+            return Report(), changed
+        return await _run(request, body, drop)
+
+    async def _run(request: Request, body: dict, action) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        seen = body.get("version")
+        try:
+            report = await run_in_threadpool(table.act, seen if isinstance(seen, int) else None, action)
+        except DealerError as error:
+            return _refused(str(error), table_view(table))
+        return JSONResponse(report_view(report) | {"state": table_view(table)})
+
+    def card(request: Request) -> Response:
+        piece_id = request.path_params["piece"]
+        if piece_id not in table.session.position.catalogue:
+            return Response(f"no piece {piece_id[:40]!r} in the catalogue", status_code=404, media_type="text/plain")
+        return Response(table.card_svg(piece_id), media_type="image/svg+xml")
+
+    def picture(request: Request) -> Response:
+        piece_id = request.path_params["piece"]
+        path = table.picture_path(piece_id) if piece_id in table.session.position.catalogue else None
+        if path is None:
+            return Response("no cached picture", status_code=404, media_type="text/plain")
+        return FileResponse(path, media_type="image/png")
+
+    routes = [
+        Route("/", page), Route("/api/state", state), Route("/api/play", play, methods=["POST"]),
+        Route("/api/command", command, methods=["POST"]), Route("/api/cancel", cancel, methods=["POST"]),
+        Route("/card/{piece}.svg", card), Route("/picture/{piece}.png", picture),
+        Mount("/static", StaticFiles(directory=PAGE_DIR), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def _played(report: Report) -> tuple[Report, bool]:
+    return report, bool(report.events) or report.choice is not None
+
+
+def _ran(answer) -> tuple[Report, bool]:
+    return answer.report, answer.changed
+
+
+async def _body(request: Request) -> dict | Response:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        return _refused(f"request too large ({len(raw)} bytes; at most {MAX_BODY_BYTES})")
+    import json
+
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return _refused("the request is not JSON")
+    return body if isinstance(body, dict) else _refused("the request must be a JSON object")
+
+
+def _refused(reason: str, state: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": reason} | ({"state": state} if state is not None else {}), status_code=400)

@@ -1,0 +1,193 @@
+"""`dealer serve`'s web API without a browser: state, moves, refusals, choices, concurrency, saves, resume."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+from starlette.testclient import TestClient
+
+from dealer_cli import cli
+from dealer_cli.play_commands import Saver, play_script, start_saver
+from dealer_cli.serve_commands import _listen, _reach
+from dealer_cli.web_app import STALE, Table, create_app
+from engine.record import read_record
+from engine.session import Session
+from pieces.errors import DealerError
+from printing.pictures import PICTURE_PX
+from printing.render_cache import default_cache_dir, render_key
+
+PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
+
+
+@pytest.fixture()
+def served(tmp_path):
+    """A client for a table serving `game` (from `fen`), saving to tmp_path/game.pgn."""
+    def serve(game: str = "chess", fen: str | None = None, pictures: Path | None = None):
+        session = Session.new(game, fen)
+        table = Table(session, start_saver(session, str(tmp_path / "game.pgn"), None), pictures)
+        return table, TestClient(create_app(table))
+    return serve
+
+
+def test_the_state_lists_every_legal_target_per_piece(served):
+    table, client = served()
+    state = client.get("/api/state").json()
+    assert state["files"] == 8 and state["turn"] == "white" and len(state["squares"]) == 64
+    assert state["squares"][4] == {"name": "e8", "light": True, "piece": "king", "code": "K", "side": "black", "royal": True}
+    assert {frm: sorted(t["to"] for t in ts) for frm, ts in state["targets"].items()} == {
+        "a2": ["a3", "a4"], "b2": ["b3", "b4"], "c2": ["c3", "c4"], "d2": ["d3", "d4"], "e2": ["e3", "e4"],
+        "f2": ["f3", "f4"], "g2": ["g3", "g4"], "h2": ["h3", "h4"], "b1": ["a3", "c3"], "g1": ["f3", "h3"]}
+    assert client.get("/").status_code == 200 and "board.js" in client.get("/").text
+    assert client.get("/static/board.js").status_code == 200
+
+
+def test_a_move_is_played_saved_and_the_target_kinds_follow_the_position(served):
+    table, client = served("chess", "4k3/8/8/3p4/4P3/8/8/4K2R w K - 0 1")
+    kinds = {t["to"]: t["kind"] for t in client.get("/api/state").json()["targets"]["e4"]}
+    assert kinds == {"e5": "move", "d5": "capture"}
+    assert {t["to"]: t["kind"] for t in client.get("/api/state").json()["targets"]["e1"]}["g1"] == "castle"
+    answer = client.post("/api/play", json={"move": "e4d5", "version": 0}).json()
+    assert [e["text"] for e in answer["events"]] == [
+        "1. exd5 (White's Standard Pawn e4-d5)", "White's Standard Pawn takes Black's Standard Pawn on d5"]
+    assert answer["state"]["version"] == 1 and answer["state"]["last_squares"] == ["e4", "d5"]
+    assert read_record(table.saver.path).moves == ("exd5",)
+
+
+def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
+    table, client = served()
+    response = client.post("/api/play", json={"move": "e2e5", "version": 0})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert "\n" not in error and error.startswith("move 'e2e5' is not legal")
+    assert response.json()["state"]["version"] == 0 and read_record(table.saver.path).moves == ()
+    for body, reason in (({"move": ""}, "no move given"), ({"command": "quit"}, "not a command here"),
+                         ({"command": "save /tmp/x.pgn"}, "not a command here")):
+        path = "/api/play" if "move" in body else "/api/command"
+        assert reason in client.post(path, json=body).json()["error"]
+    assert client.post("/api/play", content=b"not json").json()["error"] == "the request is not JSON"
+    assert "too large" in client.post("/api/play", content=b"{" + b" " * 5000 + b"}").json()["error"]
+
+
+def test_a_page_that_missed_a_change_is_refused_not_applied(served):
+    table, client = served()
+    assert client.post("/api/play", json={"move": "e2e4", "version": 0}).status_code == 200
+    response = client.post("/api/play", json={"move": "e7e5", "version": 0})
+    assert response.status_code == 400 and response.json()["error"] == STALE
+    assert response.json()["state"]["moves"] == ["e4"]
+
+
+def test_promotion_from_hand_asks_and_the_answer_plays_it(served):
+    table, client = served("dealers-8x8", PROMOTION_FEN)
+    answer = client.post("/api/play", json={"move": "b7b8", "version": 0}).json()
+    assert answer["choice"]["kind"] == "promotion"
+    assert [o["key"] for o in answer["choice"]["options"]] == ["Q", "MI"]
+    assert answer["state"]["pending"] == answer["choice"]
+    assert client.post("/api/cancel", json={}).json()["state"]["pending"] is None
+    client.post("/api/play", json={"move": "b7b8"})
+    answer = client.post("/api/play", json={"move": "MI"}).json()
+    assert "White used the shared Minister: Black may no longer promote to it" in [e["text"] for e in answer["events"]]
+    assert answer["state"]["hands"] == {"white": [{"piece": "queen", "code": "Q", "name": "Queen", "shared": False}],
+                                        "black": []}
+    undone = client.post("/api/command", json={"command": "undo"}).json()["state"]
+    assert undone["fen"] == Session.new("dealers-8x8", PROMOTION_FEN).position.fen()
+
+
+def test_draw_offer_accept_and_resign_through_commands(served):
+    table, client = served()
+    client.post("/api/play", json={"move": "e2e4"})
+    assert client.post("/api/command", json={"command": "draw"}).json()["state"]["draw_offer"] == "black"
+    state = client.post("/api/command", json={"command": "draw", "answer": "decline"}).json()["state"]
+    assert state["draw_offer"] is None
+    state = client.post("/api/command", json={"command": "resign"}).json()["state"]
+    assert (state["result"], state["reason"]) == ("1-0", "resignation")
+    assert read_record(table.saver.path).tags["Result"] == "1-0"
+    assert client.post("/api/play", json={"move": "e7e5"}).json()["error"].startswith("the game is over")
+
+
+def test_two_tabs_acting_at_once_cannot_corrupt_the_game(served):
+    table, client = served()
+    replies = []
+
+    def tab(move: str) -> None:
+        replies.append(client.post("/api/play", json={"move": move, "version": 0}).status_code)
+
+    threads = [threading.Thread(target=tab, args=(move,)) for move in ("e2e4", "d2d4", "g1f3", "c2c4") * 4]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(replies) == [200] + [400] * 15
+    state = client.get("/api/state").json()
+    assert len(state["moves"]) == 1 and state["version"] == 1
+    assert read_record(table.saver.path).moves == tuple(state["moves"])
+
+
+def test_card_faces_and_cached_pictures(served, tmp_path):
+    table, client = served("chess", pictures=tmp_path / "out")
+    svg = client.get("/card/knight.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml") and "Knight" in svg.text
+    assert client.get("/card/nonsense.svg").status_code == 404
+    assert client.get("/picture/knight.png").status_code == 404
+    knight = table.session.position.catalogue.get("knight")
+    cache = default_cache_dir(tmp_path / "out")
+    cache.mkdir(parents=True)
+    buffer = io.BytesIO()
+    Image.new("RGBA", (PICTURE_PX, 2 * PICTURE_PX), (200, 0, 0, 255)).save(buffer, "PNG")
+    (cache / f"knight-white-{render_key(knight, PICTURE_PX, 'white', 50.0)}.png").write_bytes(buffer.getvalue())
+    table._pictures.clear()
+    assert client.get("/picture/knight.png").content == buffer.getvalue()
+    assert client.get("/api/state").json()["pictures"] == ["knight"]
+
+
+def test_a_game_started_in_the_browser_continues_in_dealer_play(served, tmp_path, capsys):
+    table, client = served()
+    for move in ("f2f3", "e7e5", "g2g4"):
+        client.post("/api/play", json={"move": move})
+    record = read_record(table.saver.path)
+    session = Session.from_record(record)
+    saver = Saver(table.saver.path, written=table.saver.path.read_text())
+    assert play_script(session, saver, ["Qh4\n"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "result: 0-1 (checkmate)"
+    assert read_record(table.saver.path).moves == ("f3", "e5", "g4", "Qh4#")
+
+
+def test_serve_refuses_a_busy_port_and_says_who_can_connect():
+    busy = _listen("127.0.0.1", 0)
+    port = busy.getsockname()[1]
+    with pytest.raises(DealerError, match=f"cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port"):
+        _listen("127.0.0.1", port)
+    busy.close()
+    assert _reach("127.0.0.1").startswith("only this computer can open it")
+    assert _reach("0.0.0.0").startswith("listening on 0.0.0.0: other devices on your network")
+    result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn"])
+    assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
+
+
+def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
+    command = [sys.executable, "-c", "from dealer_cli import main; main()", "serve", "chess", "--save", "g.pgn", "--port", "0"]
+    server = subprocess.Popen(command, cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        first, second = server.stdout.readline(), server.stdout.readline()
+        assert first == "Chess: every move is saved to g.pgn\n"
+        assert second.startswith("open http://127.0.0.1:") and "only this computer can open it" in second
+        url = second.split()[1]
+        assert b"board.js" in urllib.request.urlopen(url, timeout=10).read()
+        request = urllib.request.Request(url + "api/play", data=json.dumps({"move": "e4"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(request, timeout=10))["state"]["moves"] == ["e4"]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        out, err = server.communicate(timeout=20)
+    assert server.returncode == 0 and err == ""
+    assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn  (or dealer play --resume g.pgn)")
+    assert read_record(tmp_path / "g.pgn").moves == ("e4",)

@@ -1,0 +1,273 @@
+"""`dealer serve` in a real browser: Debian's Chromium driven by Playwright plays through the page.
+
+Skipped with the reason when Chromium or Playwright is missing (`apt-get install -y chromium`;
+.ci/run installs it). Screenshots go to build/screenshots/ in the repository, to be looked at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # the test extra is not installed
+    sync_playwright = None
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    sync_playwright is None or CHROMIUM is None,
+    reason="needs Chromium and Playwright: apt-get install -y chromium; pip install -e '.[test]'")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
+# `dealer deal --seed 5`: a line that ends in Black's checkmate (found by random play, checked by the referee)
+MATE_LINE = "c2c4 f8e6 a1b3 d7e5 b3d3 h8g6 g2g5 e6f8 d3c3 g6f4".split()
+SQUARE = re.compile(r"[a-p]\d{1,2}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    yield opened
+    context.close()
+    assert problems == [], f"the page's script failed: {problems}"
+
+
+class Server:
+    """A `dealer serve` process on a free port; its URL and the record it saves to."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        self.folder, self.args = folder, args
+        self.start(*args)
+
+    def start(self, *args: str) -> None:
+        self.process = subprocess.Popen([*DEALER, "serve", *args, "--port", "0"], cwd=self.folder, text=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        timer = threading.Timer(30, self.process.kill)
+        timer.start()
+        lines = [self.process.stdout.readline(), self.process.stdout.readline()]
+        timer.cancel()
+        assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
+        self.url = lines[1].split()[1]
+        self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+@pytest.fixture()
+def serve(tmp_path):
+    servers: list[Server] = []
+
+    def start(*args: str) -> Server:
+        servers.append(Server(tmp_path, *args))
+        return servers[-1]
+    yield start
+    for server in servers:
+        if server.process.poll() is None:
+            server.kill()
+
+
+def dealer(folder: Path, *args: str) -> str:
+    return subprocess.run([*DEALER, *args], cwd=folder, text=True, capture_output=True, check=True).stdout
+
+
+def tap(page, square: str) -> None:
+    page.click(f"[data-square={square}]")
+
+
+def targets(page) -> set[str]:
+    return set(page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => n.dataset.target)"))
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#move-list .san').length === n", arg=count)
+
+
+def board_codes(page) -> dict[str, str]:
+    return dict(page.eval_on_selector_all(
+        "[data-square]", "nodes => nodes.filter(n => n.querySelector('.token'))"
+        ".map(n => [n.dataset.square, n.querySelector('.token').classList[1] + ' ' + n.querySelector('text:last-child').textContent])"))
+
+
+def open_board(page, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("[data-square]")
+
+
+def play_line(page, moves: list[str], already: int = 0) -> None:
+    for index, move in enumerate(moves, start=already + 1):
+        frm, to = SQUARE.findall(move)[:2]
+        tap(page, frm)
+        assert to in targets(page), f"{move}: {to} is not highlighted"
+        tap(page, to)
+        wait_for_moves(page, index)
+
+
+def test_a_dealt_game_is_played_to_mate_and_resumed_after_the_server_is_killed(serve, page, tmp_path):
+    dealer(tmp_path, "deal", "--seed", "5", "--save", "deal.json")
+    server = serve("--deal", "deal.json", "--save", "game.pgn")
+    open_board(page, server)
+    assert page.inner_text("#status") == "White to move" and page.inner_text("#game-name") == "Dealer's Chess 8x8"
+    play_line(page, MATE_LINE[:5])
+    before = board_codes(page)
+    server.kill()
+    server = serve("--resume", "game.pgn")
+    open_board(page, server)
+    wait_for_moves(page, 5)
+    assert board_codes(page) == before and page.inner_text("#status") == "Black to move"
+    play_line(page, MATE_LINE[5:], already=5)
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert page.inner_text("#status") == "Game over: 0-1 (checkmate)"
+    page.screenshot(path=str(SCREENSHOTS / "mate-8x8.png"), full_page=True)
+    moves = dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(MATE_LINE), "--json")
+    assert json.loads(moves)["outcome"]["result"] == "0-1"
+    assert server.record.read_text().count("0-1") >= 2  # the Result tag and the move text's result
+
+
+def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, page, tmp_path):
+    dealer(tmp_path, "deal", "--seed", "3", "--board", "12x12", "--save", "deal.json")
+    server = serve("--deal", "deal.json")
+    open_board(page, server)
+    played: list[str] = []
+    for turn in range(2):
+        listed = json.loads(dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(played), "--json"))
+        expected = defaultdict(set)
+        for row in listed["moves"]:
+            frm, to = SQUARE.findall(row["move"])[:2]
+            expected[frm].add(to)
+        occupied = page.eval_on_selector_all("[data-piece]", "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
+        assert len(occupied) >= 48
+        shown: set[str] = set()
+        for square in occupied:
+            if square in shown:  # tapping a highlighted square would play the move: put the piece down first
+                tap(page, selected)
+                assert targets(page) == set()
+            tap(page, square)
+            shown, selected = targets(page), square
+            assert shown == expected.get(square, set()), square
+        tap(page, selected)
+        played.append(listed["moves"][0]["move"])
+        play_line(page, played[-1:], already=turn)
+    page.screenshot(path=str(SCREENSHOTS / "deal-12x12.png"), full_page=True)
+
+
+def test_promotion_dialog_then_undo(serve, page):
+    server = serve("dealers-8x8", "--fen", PROMOTION_FEN)
+    open_board(page, server)
+    tap(page, "b7")
+    tap(page, "b8")
+    page.wait_for_selector("#choice[open]")
+    keys = page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")
+    assert keys == ["Q", "MI"]
+    assert "reaches b8: promote to" in page.inner_text("#choice-prompt")
+    page.screenshot(path=str(SCREENSHOTS / "promotion-dialog.png"))
+    page.click("#choice-options button[data-key=MI]")
+    wait_for_moves(page, 1)
+    assert "Black may no longer promote to it" in page.inner_text("#message")
+    assert board_codes(page)["b8"] == "white MI"
+    assert page.inner_text("#hands").count("MI") == 0
+    page.click("#undo")
+    wait_for_moves(page, 0)
+    assert board_codes(page)["b7"] == "white P" and "b8" not in board_codes(page)
+    assert page.inner_text("#hands").count("MI") == 2
+
+
+def test_free_castling_dialog(serve, page):
+    server = serve("constable-spiel", "--fen", "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1")
+    open_board(page, server)
+    tap(page, "e1")
+    assert {"f1", "g1", "c1"} <= targets(page)
+    assert page.get_attribute("[data-target=g1]", "data-kind") == "castle"
+    tap(page, "f1")
+    page.wait_for_selector("#choice[open]")
+    assert page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")[:2] == ["move", "h1"]
+    page.click("#choice-options button[data-key=h1]")
+    wait_for_moves(page, 1)
+    assert page.inner_text("#move-list .san") == "O-O@f1"
+    assert board_codes(page)["e1"] == "white R"
+
+
+def test_battle_move_and_a_refused_one_with_the_referees_reason(serve, page):
+    server = serve("spinal-tap")
+    open_board(page, server)
+    page.click("#battle")
+    for square in ("d3", "d4", "e3", "e4", "f3", "g4"):
+        tap(page, square)
+    assert page.inner_text("#battle-steps") == "d3d4 & e3e4 & f3g4"
+    page.click("#battle-play")
+    wait_for_moves(page, 1)
+    assert page.inner_text("#move-list .san") == "d3d4&e3e4&f3g4"
+    page.click("#battle")
+    for square in ("d9", "d7", "e9", "e8"):
+        tap(page, square)
+    page.click("#battle-play")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == "battle move 'd9d7&e9e8' is not legal: d9d7: each step goes one square forward"
+    assert page.is_hidden("#battle-bar") and page.locator("#move-list .san").count() == 1
+
+
+def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, page, browser):
+    server = serve("chess")
+    open_board(page, server)
+    other = browser.new_page()
+    open_board(other, server)
+    play_line(page, ["e2e4"])
+    tap(other, "d2")
+    tap(other, "d4")  # still highlighted in the tab that has not heard of 1. e4
+    other.wait_for_selector("#message.error")
+    assert "changed in another tab" in other.inner_text("#message")
+    wait_for_moves(other, 1)
+    assert other.inner_text("#status") == "Black to move"
+    other.close()
+
+
+def test_the_flag_falls_on_the_page(serve, page):
+    server = serve("chess", "--clock", "0.02+0")
+    open_board(page, server)
+    assert page.is_visible("#clock")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
+    assert page.inner_text("#status") == "Game over: 0-1 (time)"
+
+
+def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):
+    dealer(tmp_path, "deal", "--seed", "3", "--board", "12x12", "--save", "deal.json")
+    server = serve("--deal", "deal.json")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    page = phone.new_page()
+    open_board(page, server)
+    page.tap("[data-square=f2]")
+    box = page.locator("#board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert box["width"] / 12 >= 28  # a square is still a finger's width
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12.png"), full_page=True)
+    phone.close()
