@@ -15,7 +15,6 @@ from engine.deck import load_deck, starter_deck
 from engine.rng import fresh_seed
 from engine.setup import starting_fen
 from pieces.catalogue import Catalogue
-from printing.deal_sheet import write_deal_sheet
 from printing.files import check_target, out_path, prepare_out_dir, write_atomic
 
 BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedures()))
@@ -65,6 +64,8 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
     if save:
         click.echo(f"deal saved to {write_atomic(save, json.dumps(data, indent=2) + chr(10))}", err=as_json)
     if sheet:
+        from printing.deal_sheet import write_deal_sheet  # reportlab: loaded only when a sheet is asked for
+
         path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"))
         click.echo(f"deal sheet written to {path}", err=as_json)
     if as_json:

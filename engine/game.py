@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -168,29 +168,61 @@ def default_catalogue() -> Catalogue:
 # --- Piece types compiled for one board ---------------------------------------------------
 
 
-@dataclass(slots=True)
 class PieceType:
-    """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines."""
+    """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines.
 
-    piece: PieceDef
-    fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
-    attacks: tuple  # [side][square] -> {target: lines}
-    overlap: tuple  # [side] -> whether destinations must be merged
-    flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
-    push: tuple | None  # [side][square] -> entries onto enemies that a Linebacker may push
-    teleport: tuple | None  # [square] -> entries of the Teleporter's jump
-    zobrist: tuple  # [side][square] -> random 64-bit key
-    royal: bool
-    group: Group
-    initial: bool  # has first-move-only paths
-    no_ep_victim: bool
-    uncapturable: bool
-    promotes: bool
-    promo_ranks: frozenset
-    zone: tuple  # [side][square] -> whether the piece promotes on arriving there
-    convert_captor: bool
-    immobilize: bool
-    dazzle: bool
+    The ray tables are built on first use (functools.cached_property), so reading or writing a FEN,
+    or dealing, never pays for move tables it does not need; after that they are plain attributes.
+    """
+
+    def __init__(self, piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> None:
+        self.piece, self.board = piece, board
+        promo = promotion_ranks(piece, game, pawn_rank)
+        rng = random.Random(f"{piece.id}/{board.label}")
+        self.zobrist = tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))  # [side][square]
+        self.royal, self.group = piece.is_royal, piece.group
+        self.initial = any(p.initial for p in piece.movement.paths)  # has first-move-only paths
+        self.no_ep_victim = piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR)
+        self.uncapturable = piece.has(Rule.UNCAPTURABLE)
+        self.promotes, self.promo_ranks = bool(promo), promo
+        # [side][square] -> whether the piece promotes on arriving there
+        self.zone = tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
+        self.convert_captor, self.immobilize = piece.has(Rule.CONVERT_CAPTOR), piece.has(Rule.IMMOBILIZE)
+        self.dazzle = piece.has(Rule.DAZZLE)
+
+    @cached_property
+    def _rays(self) -> tuple:
+        return tuple(_side_tables(self.piece, self.board, side, self.promo_ranks) for side in (0, 1))
+
+    @cached_property
+    def fast(self) -> tuple:
+        """[side][square] -> fast-path entries (moves and captures, rank powers included)."""
+        return tuple(tuple(fast_entries(r) for r in self._rays[side]) for side in (0, 1))
+
+    @cached_property
+    def attacks(self) -> tuple:
+        """[side][square] -> {target: lines}."""
+        return tuple(capture_lines(self.fast[side]) for side in (0, 1))
+
+    @cached_property
+    def overlap(self) -> tuple:
+        """[side] -> whether destinations must be merged."""
+        return tuple(rays_overlap(self._rays[side]) for side in (0, 1))
+
+    @cached_property
+    def flee(self) -> tuple | None:
+        """[side][square] -> entries of the Chicken's retreat."""
+        return _rule_entries(self.piece, Rule.FLEE_WHEN_ATTACKED, self.board)
+
+    @cached_property
+    def push(self) -> tuple | None:
+        """[side][square] -> entries onto enemies that a Linebacker may push."""
+        return _push_entries(self.piece, self.board) if self.piece.has(Rule.PUSH) else None
+
+    @cached_property
+    def teleport(self) -> tuple | None:
+        """[square] -> entries of the Teleporter's jump."""
+        return tuple(fast_entries(r) for r in teleport_rays(self.board)) if self.piece.has(Rule.TELEPORT) else None
 
 
 class TypeTable:
@@ -251,31 +283,8 @@ def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozense
 
 @lru_cache(maxsize=512)
 def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
-    """Compile one catalogue piece for a board (once): rays per colour and square, attack lines, rule tables."""
-    promo = promotion_ranks(piece, game, pawn_rank)
-    fast, attacks, overlap = [], [], []
-    for side in (0, 1):
-        rays = _side_tables(piece, board, side, promo)
-        entries = tuple(fast_entries(r) for r in rays)
-        fast.append(entries)
-        attacks.append(capture_lines(entries))
-        overlap.append(rays_overlap(rays))
-    flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
-    rng = random.Random(f"{piece.id}/{board.label}")
-    zobrist = tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))
-    return PieceType(
-        piece=piece, fast=tuple(fast), attacks=tuple(attacks), overlap=tuple(overlap),
-        flee=flee, push=_push_entries(piece, board) if piece.has(Rule.PUSH) else None,
-        teleport=tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None,
-        zobrist=zobrist, royal=piece.is_royal, group=piece.group,
-        initial=any(p.initial for p in piece.movement.paths),
-        no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
-        uncapturable=piece.has(Rule.UNCAPTURABLE),
-        promotes=bool(promo), promo_ranks=promo,
-        zone=tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1)),
-        convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
-        dazzle=piece.has(Rule.DAZZLE),
-    )
+    """One catalogue piece for a board (once per process): its flags now, its ray tables when first used."""
+    return PieceType(piece, board, game, pawn_rank)
 
 
 def promotion_ranks(piece: PieceDef, game: GameDef, pawn_rank: int) -> frozenset[int]:

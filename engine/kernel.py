@@ -85,12 +85,13 @@ def _square_rays(prepared, board: Board, square: int) -> tuple[Ray, ...]:
     return tuple(rays)
 
 
-def _ray_fields(path: Path) -> dict:
-    """What every ray of a path shares."""
-    return dict(
-        move=Mode.MOVE in path.modes, capture=Mode.CAPTURE in path.modes, en_passant=Mode.EN_PASSANT in path.modes,
-        hop=path.hop, initial=path.initial, skip_first=path.final.skip_first, path=path,
-    )
+def _ray_fields(path: Path) -> tuple:
+    """What every ray of a path shares: Ray's fields from `move` on, in order."""
+    return (Mode.MOVE in path.modes, Mode.CAPTURE in path.modes, Mode.EN_PASSANT in path.modes,
+            path.hop, path.initial, path.final.skip_first, path)
+
+
+_new_ray = tuple.__new__  # Ray from a full tuple of fields, skipping NamedTuple's keyword handling (hot in compiling)
 
 
 @lru_cache(maxsize=None)
@@ -150,7 +151,7 @@ def _indices(offsets, fx: int, fy: int, files: int, ranks: int) -> tuple[int, ..
     return tuple(found)
 
 
-def _place(template: _Template, fields: dict, board: Board, origin: tuple[int, int]) -> Ray | None:
+def _place(template: _Template, fields: tuple, board: Board, origin: tuple[int, int]) -> Ray | None:
     """The template moved to one square and cut at the board's edge; None if nothing is left."""
     fx, fy = origin
     files, ranks = board.files, board.ranks
@@ -161,7 +162,7 @@ def _place(template: _Template, fields: dict, board: Board, origin: tuple[int, i
             return None
         step = vy * files + vx
         start = fy * files + fx
-        return Ray(squares=tuple(range(start + step, start + step * (count + 1), step)), **fields)
+        return _new_ray(Ray, (tuple(range(start + step, start + step * (count + 1), step)), (), (), ()) + fields)
     via = _indices(template.via, fx, fy, files, ranks) if template.via else ()
     if via is None:
         return None
@@ -178,10 +179,7 @@ def _place(template: _Template, fields: dict, board: Board, origin: tuple[int, i
         jump.append((_indices(template.jump[k], fx, fy, files, ranks) or ()) if template.jump[k] else ())
     if not squares:
         return None
-    return Ray(
-        squares=tuple(squares), via=via, lame=tuple(lame) if any(lame) else (),
-        jump=tuple(jump) if any(jump) else (), **fields,
-    )
+    return _new_ray(Ray, (tuple(squares), via, tuple(lame) if any(lame) else (), tuple(jump) if any(jump) else ()) + fields)
 
 
 def destinations(

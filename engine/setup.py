@@ -44,7 +44,8 @@ def start_position(
     position.shared = tuple(sorted(shared, key=lambda i: catalogue.get(i).code))
     if draw_stack is not None:
         position.deck = DeckState(tuple(draw_stack), (), deck_seed, 0)
-    return parse_fen(format_fen(position), game, catalogue)
+    position.reset_history()  # the hash now covers the rights, hands and deck set above
+    return position
 
 
 def _placement_fen(game: GameDef, placement: Mapping[str, tuple[str, str]], catalogue: Catalogue) -> str:
