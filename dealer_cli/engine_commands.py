@@ -7,7 +7,7 @@ import time
 import click
 
 from dealer_cli.common import catalogue_option, echo_json
-from engine.notation import format_move, format_san
+from engine.notation import format_fen, format_move, format_san
 from engine.perft import divide, load_position, moves_for_perft, perft
 from engine.rules import claimable_draw, in_check, outcome
 from pieces.catalogue import Catalogue
@@ -71,13 +71,13 @@ def moves_command(game, deal_file, fen, moves, as_json, battle, catalogue: Catal
     ended, claim = outcome(pos), claimable_draw(pos)
     if as_json:
         echo_json({
-            "game": pos.game.id, "fen": pos.fen(), "turn": "white" if pos.turn == 0 else "black",
+            "game": pos.game.id, "fen": format_fen(pos), "turn": "white" if pos.turn == 0 else "black",
             "check": in_check(pos, pos.turn), "moves": rows,
             "outcome": None if ended is None else {"result": ended.result.value, "reason": ended.reason},
             "claimable": claim,
         })
         return
-    click.echo(f"{pos.game.name}: {pos.fen()}")
+    click.echo(f"{pos.game.name}: {format_fen(pos)}")
     click.echo(f"{'White' if pos.turn == 0 else 'Black'} to move{' (in check)' if in_check(pos, pos.turn) else ''}")
     width = max((len(r["move"]) for r in rows), default=4) + 2
     for row in rows:

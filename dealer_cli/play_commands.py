@@ -15,8 +15,9 @@ from pathlib import Path
 import click
 
 from engine.errors import RecordError
+from engine.notation import format_fen
 from engine.session import Report, Session
-from engine.session_state import SessionState
+from engine.session_state import SessionState, session_state
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 
@@ -169,7 +170,7 @@ def status_lines(state: SessionState) -> list[str]:
 
 
 def _fen(session: Session, saver: Saver, rest: str) -> Answer:
-    return Answer(lines=[f"fen: {session.position.fen()}"])
+    return Answer(lines=[f"fen: {format_fen(session.position)}"])
 
 
 def _save(session: Session, saver: Saver, rest: str) -> Answer:
@@ -287,7 +288,8 @@ def play_script(session: Session, saver: Saver, lines) -> int:
             click.echo(f"error: {line.strip()}: {error}", err=True)
             refused = True
             continue
-        board = board_lines(session.state()) + status_lines(session.state()) if answer.board_text else []
+        state = session_state(session) if answer.board_text else None
+        board = [] if state is None else board_lines(state) + status_lines(state)
         for text in [event.text for event in answer.report.events] + answer.lines + board:
             click.echo(text)
         if answer.report.choice is not None:

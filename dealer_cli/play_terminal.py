@@ -20,7 +20,7 @@ from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line, status_l
 from engine.session import Session
 from engine.session_clock import format_seconds
 from engine.session_events import Event, EventKind
-from engine.session_state import SessionState
+from engine.session_state import SessionState, session_state
 from pieces.errors import DealerError
 
 LIGHT, DARK = "on #b89a74", "on #7d5f46"
@@ -37,7 +37,7 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
     what = "continuing" if resumed else "new game"
     console.print(f"[bold]{escape(session.position.game.name)}[/] ({what}); every move is saved to "
                   f"{escape(str(saver.path))}. Type [bold]help[/] for the commands.")
-    draw_board(console, session.state())
+    draw_board(console, session_state(session))
     prompt = PromptSession(history=InMemoryHistory())
     ticking = session.clock is not None
     while True:
@@ -68,7 +68,7 @@ def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer |
     if answer.changed:
         _save(console, session, saver)
     if answer.board:
-        draw_board(console, session.state())
+        draw_board(console, session_state(session))
     if answer.report.choice is not None:
         choice = answer.report.choice
         console.print(f"[cyan]{escape(choice.prompt)}?[/]")

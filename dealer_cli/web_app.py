@@ -20,6 +20,7 @@ from dealer_cli.play_commands import Saver, run_line
 from engine.move import Kind
 from engine.session import Report, Session
 from engine.session_choices import Choice
+from engine.session_state import session_state
 from pieces.errors import DealerError
 
 PAGE_DIR = Path(__file__).with_name("web")
@@ -94,7 +95,7 @@ def table_view(table: Table) -> dict:
     """Everything the page draws, as JSON-ready data."""
     with table.lock:
         session = table.session
-        state = session.state()
+        state = session_state(session)
         return {
             "version": table.version, "game": state.game, "game_name": state.game_name,
             "files": state.files, "ranks": state.ranks,

@@ -88,3 +88,15 @@ def _castle_path_safe(pos, side, royal, royal_to) -> bool:
     rf, tf = board.file_of(royal), board.file_of(royal_to)
     step = 1 if tf > rf else -1
     return not any(is_attacked(pos, board.square(f, rank), 1 - side) for f in range(rf + step, tf + step, step))
+
+
+def grant_castling_rights(pos: Position) -> None:
+    """Every right the placement allows: an unmoved partner on its back rank with a royal inward of it."""
+    rights = set()
+    for side in (0, 1):
+        rank = 0 if side == 0 else pos.board.ranks - 1
+        for file in range(pos.board.files):
+            sq = pos.board.square(file, rank)
+            if pos.occ[sq] == side and castling_partner_ok(pos, sq) and pos.royal_for(sq) >= 0:
+                rights.add(sq)
+    pos.castling = frozenset(rights)

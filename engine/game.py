@@ -1,7 +1,7 @@
 """Game definitions (assets/games/*.toml) and piece types compiled for a game's board.
 
-A `GameDef` is data: board, start FEN, castling, promotion and hand rules. `start_position`
-builds a Position from a game plus an explicit placement and hands (what a deal supplies).
+A `GameDef` is data: board, start FEN, castling, promotion and hand rules; `TypeTable` compiles the
+pieces a game uses for its board. Positions are built in engine.setup and engine.notation.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from enum import Enum
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Mapping, Sequence
+from typing import Annotated
 
 import msgspec
 
@@ -24,9 +24,6 @@ from engine.kernel import (
 from pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
 from pieces.datafile import Id, Notes, Text, one_line, pattern, read_toml
 from pieces.movement import Mode, Movement, Path as MovePath
-
-if TYPE_CHECKING:
-    from engine.position import Position
 
 BoardSize = pattern(r"\A[0-9]{1,3}[xX][0-9]{1,3}\Z", "FILESxRANKS, e.g. 8x8 or 12x12")
 
@@ -160,55 +157,6 @@ def read_game_file(path: Path) -> GameDef:
         promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
         seed=data.seed, notes=data.notes,
     )
-
-
-def start_position(
-    game: GameDef | str,
-    placement: Mapping[str, tuple[str, str]] | None = None,
-    hands: Mapping[str, Sequence[str]] | None = None,
-    shared: Sequence[str] = (),
-    draw_stack: Sequence[str] | None = None,
-    deck_seed: int = 0,
-    pawn_rank: int | None = None,
-    catalogue: Catalogue | None = None,
-) -> "Position":
-    """A start position: the game's own, or an explicit placement {'e1': ('king', 'white'), ...} and hands.
-
-    This is what the dealing code calls: every castling right with an unmoved corner piece (or
-    partner) is granted, hands hold piece ids per side ('white'/'black'), `shared` names the two
-    shared extras (already in both hands), `draw_stack` (top card first) turns on the big-deck
-    option, and `pawn_rank` (1-based, White's view) says where the pawns start if not the game's.
-    """
-    from engine.notation import format_fen, parse_fen
-
-    game = load_game(game) if isinstance(game, str) else game
-    catalogue = catalogue or default_catalogue()
-    if placement is None:
-        return parse_fen(game.start, game, catalogue)
-    fields = [_placement_fen(game, placement, catalogue) + " w - - 0 1"]
-    if pawn_rank is not None and pawn_rank - 1 != game.pawn_rank:
-        fields.append(f"pawnrank={pawn_rank}")
-    position = parse_fen(" ".join(fields), game, catalogue)
-    position.grant_castling_rights()
-    for side, name in enumerate(("white", "black")):
-        position.hands[side] = tuple(sorted((hands or {}).get(name, ()), key=lambda i: catalogue.get(i).code))
-    position.shared = tuple(sorted(shared, key=lambda i: catalogue.get(i).code))
-    if draw_stack is not None:
-        from engine.position import DeckState
-
-        position.deck = DeckState(tuple(draw_stack), (), deck_seed, 0)
-    return parse_fen(format_fen(position), game, catalogue)
-
-
-def _placement_fen(game: GameDef, placement: Mapping[str, tuple[str, str]], catalogue: Catalogue) -> str:
-    from engine.notation import piece_letters, placement_field
-
-    grid: dict[int, str] = {}
-    for name, (piece_id, side) in placement.items():
-        if side not in ("white", "black"):
-            raise GameError(f"square {name}: side {side!r} is not allowed; allowed: white, black")
-        grid[game.board.parse_square(name)] = piece_letters(catalogue.get(piece_id).code, side == "black")
-    return placement_field(game.board, grid.get)
 
 
 @lru_cache(maxsize=1)

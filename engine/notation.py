@@ -17,7 +17,7 @@ from engine.game import GameDef, default_catalogue, load_game
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.position import SIDE_NAMES, DeckState, Position
-from engine.rules import battle_move, battle_step_options, has_legal_move, outcome, refusal_reason, select_moves
+from engine.rules import battle_move, battle_step_options, has_legal_move, legal_moves, outcome, refusal_reason, select_moves
 from pieces.catalogue import Catalogue, Group
 
 SQUARE = re.compile(r"([a-p])([0-9]{1,2})")
@@ -357,7 +357,7 @@ def _coordinates(pos: Position, m: Move, alternatives: list[Move] | None) -> str
     if m.promotion is not None:
         text += "=" + pos.catalogue.get(m.promotion).code
     if m.kind in (Kind.CASTLE, Kind.EN_PASSANT):
-        others = pos.legal_moves() if alternatives is None else alternatives
+        others = legal_moves(pos) if alternatives is None else alternatives
         if any(o.frm == m.frm and o.to == m.to and o.promotion == m.promotion and o != m for o in others):
             text += "/" + board.name(m.extra)
     return text
@@ -409,7 +409,7 @@ def _promotion(pos: Position, raw: str, code: str | None) -> str | None:
 
 
 def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, partner: int | None) -> Move:
-    legal = select_moves(pos.legal_moves(), frm, to, partner)
+    legal = select_moves(legal_moves(pos), frm, to, partner)
     if partner is not None and not legal:
         raise IllegalMoveError(f"move {_quote(raw)} is not legal: {_other_refusal(pos, frm, to, partner)}")
     matching = [m for m in legal if m.promotion == promotion]
@@ -430,7 +430,7 @@ def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, p
 def _other_refusal(pos: Position, frm: int, to: int, other: int) -> str:
     """Why `frm`-`to`/`other` names no move here, with the moves that add a square after '/'."""
     board = pos.board
-    forms = sorted(format_move(pos, m) for m in pos.legal_moves() if m.kind in (Kind.CASTLE, Kind.EN_PASSANT))
+    forms = sorted(format_move(pos, m) for m in legal_moves(pos) if m.kind in (Kind.CASTLE, Kind.EN_PASSANT))
     return (
         f"no castling move or en-passant capture goes from {board.name(frm)} to {board.name(to)} with the piece "
         f"on {board.name(other)}; such moves here: {', '.join(forms) or 'none'}"
@@ -452,7 +452,7 @@ def _parse_battle(pos: Position, raw: str) -> Move:
 def _parse_castle_san(pos: Position, raw: str, castle: str) -> Move:
     """O-O (towards the last file) or O-O-O (towards file a), when exactly one such castling move is legal."""
     long_side = castle == "O-O-O"
-    legal = pos.legal_moves()
+    legal = legal_moves(pos)
     found = [
         m for m in legal
         if m.kind == Kind.CASTLE and (pos.board.file_of(m.extra) < pos.board.file_of(m.frm)) == long_side
@@ -484,11 +484,11 @@ def _castling_blocked(pos: Position, long_side: bool) -> str:
 
 def format_san(pos: Position, m: Move, legal: list[Move] | None = None) -> str:
     """A readable SAN-like form: Nf3, exd5, e8=Q, CHxe5, O-O, with + and # for check and mate."""
-    legal = pos.legal_moves() if legal is None else legal
+    legal = legal_moves(pos) if legal is None else legal
     text = _san_body(pos, m, legal)
     pos.push(m)
     try:
-        if pos.is_check():
+        if in_check(pos, pos.turn):
             text += "+" if has_legal_move(pos) else "#"
     finally:
         pos.pop()
@@ -538,7 +538,7 @@ def _disambiguation(pos: Position, m: Move, legal: list[Move]) -> str:
 def parse_san(pos: Position, text: str) -> Move:
     """The legal move whose SAN-like form is `text`, exactly as format_san writes it (check marks optional)."""
     want = text.strip().rstrip("+#!?")
-    legal = pos.legal_moves()
+    legal = legal_moves(pos)
     names = pos.board.name
     for m in legal:
         if names(m.to) in want and _san_body(pos, m, legal) == want:

@@ -1,13 +1,13 @@
 """The mutable Position: mailbox placement, side to move, hands, rights and counters; push/pop.
 
-Move generation and the game's rules live in engine.rules; FEN in engine.notation.
+It knows no rules: move generation and game end live in engine.rules (legal_moves, outcome), FEN
+in engine.notation (format_fen, parse_fen), start positions in engine.setup.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.board import Board
 from engine.game import Captured, GameDef, Promotion, TypeTable
@@ -15,9 +15,6 @@ from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.rng import SplitMix64
 from pieces.catalogue import Catalogue, Group
-
-if TYPE_CHECKING:
-    from engine.rules import Outcome
 
 WHITE, BLACK = 0, 1
 SIDE_NAMES = ("white", "black")
@@ -63,7 +60,7 @@ class DeckState:
 
 @dataclass(slots=True)
 class Position:
-    """A position of any game on any board up to 16x16. Build it with notation.parse_fen or game.start_position."""
+    """A position of any game on any board up to 16x16. Build it with notation.parse_fen or setup.start_position."""
 
     game: GameDef
     catalogue: Catalogue
@@ -139,19 +136,6 @@ class Position:
                 return sq
             f += step
         return -1
-
-    def grant_castling_rights(self) -> None:
-        """Every right the placement allows: an unmoved partner on its back rank with a royal inward of it."""
-        from engine.castling import castling_partner_ok
-
-        rights = set()
-        for side in (WHITE, BLACK):
-            rank = 0 if side == WHITE else self.board.ranks - 1
-            for file in range(self.board.files):
-                sq = self.board.square(file, rank)
-                if self.occ[sq] == side and castling_partner_ok(self, sq) and self.royal_for(sq) >= 0:
-                    rights.add(sq)
-        self.castling = frozenset(rights)
 
     # --- board-level make and unmake -------------------------------------------------
     def apply(self, m: Move) -> list:
@@ -333,36 +317,6 @@ class Position:
                 elif side != EMPTY:
                     (must if self.types.types[self.piece[sq]].immobilize else dazzled).add(sq)
         self.dazzled, self.shielded, self.must_move = frozenset(dazzled), frozenset(shielded), frozenset(must)
-
-    # --- convenience wrappers (engine.rules holds the rules) ---------------------------
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of the side to move."""
-        from engine.rules import legal_moves
-
-        return legal_moves(self)
-
-    def is_check(self) -> bool:
-        """Whether a royal of the side to move is attacked."""
-        from engine.rules import in_check
-
-        return in_check(self, self.turn)
-
-    def outcome(self) -> "Outcome | None":
-        """How the game has ended here, or None while it goes on."""
-        from engine.rules import outcome
-
-        return outcome(self)
-
-    def fen(self) -> str:
-        from engine.notation import format_fen
-
-        return format_fen(self)
-
-    def copy(self) -> Position:
-        """An independent copy with the same history length forgotten (a fresh game from here)."""
-        from engine.notation import format_fen, parse_fen
-
-        return parse_fen(format_fen(self), self.game, self.catalogue)
 
 
 def squares_between(board: Board, frm: int, to: int) -> list[int]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.errors import RecordError
 from engine.game import default_catalogue, load_game
-from engine.notation import format_san, parse_fen, parse_move
+from engine.notation import format_fen, format_san, parse_fen, parse_move
 from engine.position import Position
 from engine.rules import play
 from pieces.catalogue import load_catalogue
@@ -47,7 +47,7 @@ def record_of(position: Position, tags: dict[str, str] | None = None, result: st
     replay = list(played)
     for _ in played:
         position.pop()
-    start_fen = position.fen()
+    start_fen = format_fen(position)
     sans = []
     for m in replay:
         sans.append(format_san(position, m))

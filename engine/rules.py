@@ -409,9 +409,9 @@ def play(pos: Position, m: Move) -> None:
     if ended is not None:
         raise IllegalMoveError(f"the game is over: {ended.result.value} ({ended.reason})")
     if m not in legal_moves(pos):
-        from engine.notation import format_move
-
-        raise IllegalMoveError(f"move {format_move(pos, m)!r} is not legal here")
+        board = pos.board
+        promotion = "" if m.promotion is None else "=" + pos.catalogue.get(m.promotion).code
+        raise IllegalMoveError(f"move '{board.name(m.frm)}{board.name(m.to)}{promotion}' is not legal here")
     pos.push(m)
 
 

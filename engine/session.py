@@ -2,6 +2,7 @@
 
 The terminal (`dealer play`) and the web page (`dealer serve`) are thin layers over `Session`:
 every action returns a Report of events (and, when the rules leave a choice, the Choice to ask).
+What to draw is in engine.session_state; the saved record in engine.session_record.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from engine.deal_record import DealFile
 from engine.errors import NotationError
 from engine.game import GameDef, default_catalogue, load_game
 from engine.move import Move
-from engine.notation import format_move, format_san, parse_fen, parse_move
+from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
 from engine.position import Position
-from engine.rules import Outcome, Result, outcome
+from engine.rules import Outcome, Result, legal_moves, outcome
 from engine.session_choices import (
     Choice, battle_choice, castle_choice, choice_for, promotion_choice, read_from_to, san_completions,
 )
@@ -77,7 +78,7 @@ class Session:
         game = load_game(game) if isinstance(game, str) else game
         position = parse_fen(fen or game.start, game, catalogue or default_catalogue())
         start_tags = {"Date": date.today().strftime("%Y.%m.%d")} | dict(tags or {})
-        session = cls(position, position.fen(), tags=start_tags)
+        session = cls(position, format_fen(position), tags=start_tags)
         if control is not None:
             session.clock = Clock(control, now)
             session.clock.start(position.turn)
@@ -103,7 +104,7 @@ class Session:
     def legal_moves(self) -> list[Move]:
         """The legal moves now (computed once per position)."""
         if self._legal is None:
-            self._legal = self.position.legal_moves() if not self.over else []
+            self._legal = legal_moves(self.position) if not self.over else []
         return self._legal
 
     def moves(self, square: str | None = None) -> list[MoveInfo]:
@@ -131,25 +132,6 @@ class Session:
     def claimable(self) -> str | None:
         """The draw the side to move may claim now (threefold repetition, fifty-move rule), or None."""
         return None if self.over else rules.claimable_draw(self.position)
-
-    def state(self):
-        """A snapshot for display (engine.session_state.SessionState; dataclasses.asdict gives JSON data)."""
-        from engine.session_state import session_state
-
-        return session_state(self)
-
-    def to_record(self):
-        """The game as a PGN record (engine.record.GameRecord) with deal, clock, draw offer and result in its tags."""
-        from engine.session_record import session_record
-
-        return session_record(self)
-
-    @classmethod
-    def from_record(cls, record, now: Callable[[], float] = time.monotonic, source: str = "record") -> Session:
-        """Continue the game a record holds exactly where it stopped (position, hands, deck, clock, moves)."""
-        from engine.session_record import session_from_record
-
-        return session_from_record(record, now, source)
 
     def result_line(self) -> str:
         """`result: 1-0 (checkmate)`, or `result: * (unfinished)` while the game goes on."""

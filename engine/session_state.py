@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from engine.attacks import in_check
 from engine.game import Promotion
+from engine.notation import format_fen
 from engine.position import SIDE_NAMES
+from engine.session import Session
 from engine.session_choices import Choice
-
-if TYPE_CHECKING:
-    from engine.session import Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +91,7 @@ def session_state(session: Session) -> SessionState:
     last = pos.stack[-1][0] if pos.stack and session.sans else None
     return SessionState(
         game=pos.game.id, game_name=pos.game.name, files=board.files, ranks=board.ranks, rows=tuple(rows),
-        turn=SIDE_NAMES[pos.turn], check=pos.is_check(), hands={SIDE_NAMES[s]: _hand(pos, s) for s in (0, 1)},
+        turn=SIDE_NAMES[pos.turn], check=in_check(pos, pos.turn), hands={SIDE_NAMES[s]: _hand(pos, s) for s in (0, 1)},
         hand_promotion=pos.game.promotion in (Promotion.HAND, Promotion.HAND_KEPT),
         draw_stack=None if pos.deck is None else len(pos.deck.draw),
         discard=() if pos.deck is None else pos.deck.discard, moves=tuple(session.sans),
@@ -101,7 +100,7 @@ def session_state(session: Session) -> SessionState:
         reason=None if session.result is None else session.result.reason,
         can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
         clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
-        claimable=session.claimable(), pending=session.pending, fen=pos.fen(),
+        claimable=session.claimable(), pending=session.pending, fen=format_fen(pos),
     )
 
 

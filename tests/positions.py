@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 from engine.errors import NotationError
-from engine.game import default_catalogue, load_game, start_position
+from engine.game import default_catalogue, load_game
 from engine.notation import parse_fen, placement_field
 from engine.position import Position
+from engine.rules import legal_moves
+from engine.setup import start_position
 
 CATALOGUE = default_catalogue()
 ROYALS = [p.id for p in CATALOGUE.select(sets=["starter"], groups=["royal"])]
@@ -120,7 +122,7 @@ def start_of(game_id: str) -> Position:
 def random_walk(pos: Position, rng: random.Random, plies: int) -> Position:
     """The position after up to `plies` random legal moves (fewer if the game ends)."""
     for _ in range(plies):
-        moves = pos.legal_moves()
+        moves = legal_moves(pos)
         if not moves:
             break
         pos.push(rng.choice(moves))

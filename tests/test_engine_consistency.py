@@ -14,8 +14,8 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from engine.kernel import Reach, compile_movement, destinations
-from engine.notation import parse_fen
-from engine.rules import _safe_after, is_attacked, pseudo_moves
+from engine.notation import format_fen, parse_fen
+from engine.rules import _safe_after, is_attacked, legal_moves, pseudo_moves
 from tests.positions import random_deal
 
 def check_attacks_against_the_kernel(pos):
@@ -34,7 +34,7 @@ def check_attacks_against_the_kernel(pos):
                     expected = True
                     break
             if not any(pos.types[pos.piece[s]].piece.rank_captures for s in pos.squares[by]):
-                assert is_attacked(pos, target, by) == expected, (pos.fen(), board.name(target))
+                assert is_attacked(pos, target, by) == expected, (format_fen(pos), board.name(target))
 
 
 @settings(max_examples=10, deadline=None)
@@ -42,22 +42,22 @@ def check_attacks_against_the_kernel(pos):
 def test_legal_moves_equal_the_brute_force_filter_on_random_full_catalogue_deals(seed, files):
     rng = random.Random(seed)
     pos = random_deal(rng, files)
-    start = pos.fen()
+    start = format_fen(pos)
     for _ in range(40):
-        legal = pos.legal_moves()
+        legal = legal_moves(pos)
         brute = [m for m in pseudo_moves(pos, pos.turn) if _safe_after(pos, m, pos.turn)]
         if pos.must_move:
             forced = [m for m in brute if m.frm in pos.must_move]
             brute = forced or brute
-        assert sorted(legal) == sorted(brute), pos.fen()
+        assert sorted(legal) == sorted(brute), format_fen(pos)
         check_attacks_against_the_kernel(pos)
         if not legal:
             break
         pos.push(rng.choice(legal))
-        assert parse_fen(pos.fen(), pos.game).fen() == pos.fen()
+        assert format_fen(parse_fen(format_fen(pos), pos.game)) == format_fen(pos)
     while pos.stack:
         pos.pop()
-    assert pos.fen() == start
+    assert format_fen(pos) == start
 
 
 @settings(max_examples=8, deadline=None)
@@ -69,11 +69,11 @@ def test_legal_moves_equal_the_brute_force_filter_in_the_other_games(seed, game_
     game = load_game(game_id)
     pos = parse_fen(game.start, game)
     for _ in range(60):
-        legal = pos.legal_moves()
+        legal = legal_moves(pos)
         brute = [m for m in pseudo_moves(pos, pos.turn) if _safe_after(pos, m, pos.turn)]
         if pos.must_move:
             brute = [m for m in brute if m.frm in pos.must_move] or brute
-        assert sorted(legal) == sorted(brute), pos.fen()
+        assert sorted(legal) == sorted(brute), format_fen(pos)
         if not legal:
             break
         pos.push(rng.choice(legal))

@@ -14,10 +14,12 @@ import re
 
 import pytest
 
-from engine.game import load_game, start_position
+from engine.game import load_game
 from engine.move import Kind
-from engine.notation import parse_fen
+from engine.notation import format_fen, parse_fen
 from engine.perft import perft
+from engine.rules import legal_moves
+from engine.setup import start_position
 
 sf = pytest.importorskip("pyffish")
 
@@ -123,7 +125,7 @@ def ours(pos) -> set[str]:
     royal move is written royal-takes-partner (e8a8), as FSF does."""
     board = pos.board
     found = set()
-    for m in pos.legal_moves():
+    for m in legal_moves(pos):
         if not to_last_rank(pos, m):
             to = m.extra if m.kind == Kind.CASTLE and _ambiguous(pos, m) else m.to
             found.add(board.name(m.frm) + board.name(to))
@@ -152,16 +154,16 @@ def compare_playout(seed: int, files: int, plies: int, two_royals: bool = False)
     placement, royal, _, _ = make_deal(rng, files, black_royal)
     pos = start_position(f"dealers-{files}x{files}", placement)
     if two_royals:
-        pos = parse_fen(pos.fen().replace(" KQkq ", " - "), pos.game)
+        pos = parse_fen(format_fen(pos).replace(" KQkq ", " - "), pos.game)
     name, _ = fsf_variant(pos, royal, black_royal)
     start = sf.start_fen(name)
     played: list[str] = []
     for ply in range(plies):
         mine, fsf = ours(pos), theirs(pos, name, start, played)
         assert mine == fsf, (
-            f"seed {seed}, ply {ply}, {pos.fen()}\nonly ours: {sorted(mine - fsf)}\nonly FSF: {sorted(fsf - mine)}"
+            f"seed {seed}, ply {ply}, {format_fen(pos)}\nonly ours: {sorted(mine - fsf)}\nonly FSF: {sorted(fsf - mine)}"
         )
-        choices = [m for m in pos.legal_moves() if not to_last_rank(pos, m) and not _ambiguous(pos, m)]
+        choices = [m for m in legal_moves(pos) if not to_last_rank(pos, m) and not _ambiguous(pos, m)]
         if not choices:
             break
         m = rng.choice(choices)
@@ -172,7 +174,7 @@ def compare_playout(seed: int, files: int, plies: int, two_royals: bool = False)
 
 def _ambiguous(pos, m) -> bool:
     """A castling move with the same squares as an ordinary move cannot be named in UCI alone."""
-    return any(o.frm == m.frm and o.to == m.to and o.kind != m.kind for o in pos.legal_moves())
+    return any(o.frm == m.frm and o.to == m.to and o.kind != m.kind for o in legal_moves(pos))
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from dealer_cli import cli
 from engine.game import builtin_games
-from engine.notation import format_move
+from engine.notation import format_fen, format_move
 from engine.position import Position
 from engine.record import read_record
-from engine.rules import outcome
+from engine.rules import legal_moves, outcome
 from engine.rules import play as play_move
 from engine.session import Session
 from tests.positions import start_of
@@ -170,7 +170,7 @@ def test_resume_after_sigkill_gives_the_same_game():
     assert resumed.returncode == 0 and out[1] == last.strip()
     again = read_record("g.pgn")
     assert again.moves == saved.moves == ("Qxd5", "Ke7", "b8=R")
-    assert again.position.fen() == saved.position.fen() and "draw=BNNQN discard= deck=3.1" in again.position.fen()
+    assert format_fen(again.position) == format_fen(saved.position) and "draw=BNNQN discard= deck=3.1" in format_fen(again.position)
     for tag in ("WhiteClock", "BlackClock"):
         assert abs(_seconds(again.tags[tag]) - _seconds(saved.tags[tag])) < 2
 
@@ -210,7 +210,7 @@ def random_game(game_id: str, seed: int, plies: int) -> tuple[list[str], Positio
     pos, shadow = start_of(game_id), Session.new(game_id)
     lines = []
     while len(shadow.sans) < plies and outcome(pos) is None:
-        moves = pos.legal_moves()
+        moves = legal_moves(pos)
         captures = [m for m in moves if pos.occ[m.to] == 1 - pos.turn]
         move = rng.choice(captures if captures and rng.random() < 0.7 else moves)
         lines.append(format_move(pos, move))
@@ -219,7 +219,7 @@ def random_game(game_id: str, seed: int, plies: int) -> tuple[list[str], Positio
             lines.append(next(option.key for option in choice.options if option.move == move))
             shadow.choose(lines[-1])
         play_move(pos, move)
-    assert shadow.position.fen() == pos.fen()
+    assert format_fen(shadow.position) == format_fen(pos)
     return lines, pos, len(shadow.sans)
 
 
@@ -231,7 +231,7 @@ def check_scripted_game(game_id: str, seed: int, plies: int) -> None:
     save = f"{game_id}-{seed}.pgn"
     code, lines, errors = play(game_id, "--save", save, script=script)
     assert code == 0 and errors == "", errors
-    assert f"fen: {pos.fen()}" in lines
+    assert f"fen: {format_fen(pos)}" in lines
     loser = "0-1" if pos.turn == 0 else "1-0"
     expected = f"result: {ended.result.value} ({ended.reason})" if ended else f"result: {loser} (resignation)"
     assert lines[-1] == expected

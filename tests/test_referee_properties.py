@@ -19,9 +19,9 @@ from hypothesis import given, settings, strategies as st
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import builtin_games
 from engine.kernel import EMPTY
-from engine.notation import format_move, format_san, parse_fen, parse_move
+from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
 from engine.record import format_record, parse_record, record_of
-from engine.rules import battle_moves, outcome, play
+from engine.rules import battle_moves, legal_moves, outcome, play
 from tests.positions import crowded, random_deal, random_walk, spinal_lines, spinal_melee, start_of
 
 GAMES = sorted(builtin_games())
@@ -38,13 +38,13 @@ def check_texts(pos, moves: list, legal: list, rng: random.Random, checked: int)
     """Texts are unique; `checked` moves (all if fewer), and every special one, read back as themselves."""
     coords = [format_move(pos, m) for m in moves]
     sans = [format_san(pos, m, legal) for m in moves]
-    assert len(set(coords)) == len(coords), (pos.fen(), sorted(coords))
-    assert len(set(sans)) == len(sans), (pos.fen(), sorted(sans))
+    assert len(set(coords)) == len(coords), (format_fen(pos), sorted(coords))
+    assert len(set(sans)) == len(sans), (format_fen(pos), sorted(sans))
     special = [i for i, m in enumerate(moves) if m.kind or m.promotion or any(c.isdigit() for c in sans[i][:2])]
     picked = set(rng.sample(range(len(moves)), min(checked, len(moves)))) | set(special)
     for i in picked:
-        assert parse_move(pos, coords[i]) == moves[i], (pos.fen(), coords[i])
-        assert parse_move(pos, sans[i]) == moves[i], (pos.fen(), sans[i])
+        assert parse_move(pos, coords[i]) == moves[i], (format_fen(pos), coords[i])
+        assert parse_move(pos, sans[i]) == moves[i], (format_fen(pos), sans[i])
 
 
 def check_unlisted_is_refused(pos, legal: list, rng: random.Random) -> None:
@@ -60,11 +60,11 @@ def check_unlisted_is_refused(pos, legal: list, rng: random.Random) -> None:
 
 def check_ply(pos, rng: random.Random, checked: int):
     """Check the properties at this ply; return the move to play, or None when the game is over."""
-    legal = pos.legal_moves()
-    assert len(set(legal)) == len(legal), pos.fen()
+    legal = legal_moves(pos)
+    assert len(set(legal)) == len(legal), format_fen(pos)
     battles = some_battle_moves(pos, rng)
     ended = outcome(pos)
-    assert (ended is not None and ended.reason in NO_MOVE) == (not legal and not battles), (pos.fen(), ended)
+    assert (ended is not None and ended.reason in NO_MOVE) == (not legal and not battles), (format_fen(pos), ended)
     if ended is not None:
         return None
     moves = legal + battles
@@ -78,22 +78,22 @@ def check_ply(pos, rng: random.Random, checked: int):
 def check_playout(pos, seed: int, plies: int, checked: int = 6) -> None:
     rng = random.Random(seed)
     pos.reset_history()
-    fens, hashes = [pos.fen()], [pos.hash]
+    fens, hashes = [format_fen(pos)], [pos.hash]
     for _ in range(plies):
         m = check_ply(pos, rng, checked)
         if m is None:
             break
         text = format_san(pos, m) if rng.random() < 0.5 else format_move(pos, m)
         play(pos, parse_move(pos, text))
-        assert pos.stack[-1][0] == m, (text, pos.fen())
-        assert parse_fen(pos.fen(), pos.game).fen() == pos.fen()  # a reachable position is never refused
-        fens.append(pos.fen())
+        assert pos.stack[-1][0] == m, (text, format_fen(pos))
+        assert format_fen(parse_fen(format_fen(pos), pos.game)) == format_fen(pos)  # a reachable position is never refused
+        fens.append(format_fen(pos))
         hashes.append(pos.hash)
     replayed = parse_record(format_record(record_of(pos)), "playout").position
-    assert replayed.fen() == pos.fen()
+    assert format_fen(replayed) == format_fen(pos)
     while pos.stack:
         pos.pop()
-        assert (pos.fen(), pos.hash) == (fens[len(pos.stack)], hashes[len(pos.stack)])
+        assert (format_fen(pos), pos.hash) == (fens[len(pos.stack)], hashes[len(pos.stack)])
 
 
 @settings(max_examples=2, deadline=None)
@@ -150,7 +150,7 @@ def test_battle_moves_are_exactly_those_the_checking_path_accepts(seed):
     on positions with pins, lines only several pawns block, and checks a step may block."""
     rng = random.Random(seed)
     pos = spinal_lines(rng) if seed % 4 else random_walk(spinal_melee(rng), rng, rng.randrange(0, 6))
-    assert set(battle_moves(pos)) == battles_by_brute_force(pos), pos.fen()
+    assert set(battle_moves(pos)) == battles_by_brute_force(pos), format_fen(pos)
 
 
 def positions(count: int, seed: int):
@@ -168,10 +168,10 @@ def positions(count: int, seed: int):
 
 
 def round_trip_every_move(pos) -> int:
-    legal = pos.legal_moves()
+    legal = legal_moves(pos)
     for m in legal:
-        assert parse_move(pos, format_move(pos, m)) == m, (pos.fen(), format_move(pos, m))
-        assert parse_move(pos, format_san(pos, m, legal)) == m, (pos.fen(), format_san(pos, m, legal))
+        assert parse_move(pos, format_move(pos, m)) == m, (format_fen(pos), format_move(pos, m))
+        assert parse_move(pos, format_san(pos, m, legal)) == m, (format_fen(pos), format_san(pos, m, legal))
     return len(legal)
 
 
@@ -187,7 +187,7 @@ def test_pieces_told_apart_by_rank_read_back_as_themselves():
     for game_id, royals, pieces in [("chess", "K", "BBBNNN"), ("consuls", "KK", "BBNN"), ("spinal-tap", "KK", "BBNNR")]:
         for _ in range(25):
             pos = crowded(rng, game_id, royals, pieces)
-            legal = pos.legal_moves()
+            legal = legal_moves(pos)
             by_rank += sum(1 for m in legal if format_san(pos, m, legal)[1:2].isdigit())
             round_trip_every_move(pos)
     assert by_rank >= 10

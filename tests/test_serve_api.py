@@ -20,8 +20,10 @@ from dealer_cli import cli
 from dealer_cli.play_commands import Saver, play_script, start_saver
 from dealer_cli.serve_commands import _listen, _reach
 from dealer_cli.web_app import STALE, Table, create_app
+from engine.notation import format_fen
 from engine.record import read_record
 from engine.session import Session
+from engine.session_record import session_from_record
 from pieces.errors import DealerError
 from printing.pictures import PICTURE_PX
 from printing.render_cache import default_cache_dir, render_key
@@ -99,7 +101,7 @@ def test_promotion_from_hand_asks_and_the_answer_plays_it(served):
     assert answer["state"]["hands"] == {"white": [{"piece": "queen", "code": "Q", "name": "Queen", "shared": False}],
                                         "black": []}
     undone = client.post("/api/command", json={"command": "undo"}).json()["state"]
-    assert undone["fen"] == Session.new("dealers-8x8", PROMOTION_FEN).position.fen()
+    assert undone["fen"] == format_fen(Session.new("dealers-8x8", PROMOTION_FEN).position)
 
 
 def test_draw_offer_accept_and_resign_through_commands(served):
@@ -154,7 +156,7 @@ def test_a_game_started_in_the_browser_continues_in_dealer_play(served, tmp_path
     for move in ("f2f3", "e7e5", "g2g4"):
         client.post("/api/play", json={"move": move})
     record = read_record(table.saver.path)
-    session = Session.from_record(record)
+    session = session_from_record(record)
     saver = Saver(table.saver.path, written=table.saver.path.read_text())
     assert play_script(session, saver, ["Qh4\n"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "result: 0-1 (checkmate)"

@@ -12,11 +12,14 @@ from click.testing import CliRunner
 from dealer_cli import cli
 from engine.deal_record import read_deal_file
 from engine.errors import IllegalMoveError, NotationError
+from engine.notation import format_fen
 from engine.record import format_record, parse_record
 from engine.session import Session, SessionError
 from engine.session_choices import ChoiceKind
 from engine.session_clock import ClockError, TimeControl, format_seconds
 from engine.session_events import EventKind
+from engine.session_state import session_state
+from engine.session_record import session_from_record, session_record
 
 
 class FakeTime:
@@ -54,7 +57,7 @@ def test_bad_moves_raise_and_leave_the_game_unchanged():
         session.play("e2e5")
     with pytest.raises(NotationError):
         session.play("castle please")
-    assert session.sans == [] and session.position.fen() == session.start_fen
+    assert session.sans == [] and format_fen(session.position) == session.start_fen
 
 
 def test_promotion_is_asked_then_answered_and_undo_redo_restore_it():
@@ -68,9 +71,9 @@ def test_promotion_is_asked_then_answered_and_undo_redo_restore_it():
     assert session.pending == report.choice
     report = session.play("n")
     assert kinds(report) == [EventKind.MOVE, EventKind.PROMOTION]
-    assert session.position.fen().startswith("1N2k3/")
+    assert format_fen(session.position).startswith("1N2k3/")
     assert session.undo().events[0].text == "took back 1. b8=N; White to move"
-    assert session.position.fen() == session.start_fen
+    assert format_fen(session.position) == session.start_fen
     session.redo()
     assert session.sans == ["b8=N"]
     with pytest.raises(SessionError, match="nothing to redo"):
@@ -157,12 +160,12 @@ def test_resignation_and_undo_after_mate():
     session = Session.new("chess")
     session.play("e4")
     assert session.resign().events[-1].text == "game over: 1-0 (resignation)"
-    assert not session.state().can_undo
+    assert not session_state(session).can_undo
     with pytest.raises(SessionError, match="cannot be taken back"):
         session.undo()
     session = Session.new("chess", fen="4k3/8/4K3/8/8/8/8/R7 w - - 0 1")
     session.play("Ra8")
-    assert session.result_line() == "result: 1-0 (checkmate)" and session.state().can_undo
+    assert session.result_line() == "result: 1-0 (checkmate)" and session_state(session).can_undo
     session.undo()
     assert not session.over and session.legal_moves()
 
@@ -210,27 +213,27 @@ def test_record_round_trip_keeps_moves_clock_offer_and_deal(tmp_path):
     session.play("Ke2")
     now.now += 12.25
     session.offer_draw()
-    text = format_record(session.to_record())
+    text = format_record(session_record(session))
     assert '[DealSeed "42"]' in text and '[TimeControl "900+10"]' in text and '[DrawOffer "black"]' in text
-    again = Session.from_record(parse_record(text), now)
-    assert again.position.fen() == session.position.fen() and again.sans == ["Ke2"]
+    again = session_from_record(parse_record(text), now)
+    assert format_fen(again.position) == format_fen(session.position) and again.sans == ["Ke2"]
     assert again.clock.left(0) == pytest.approx(880) and again.clock.left(1) == pytest.approx(887.75)
     assert again.draw_offer == 1 and again.start_fen == session.start_fen
-    assert format_record(again.to_record()) == text
+    assert format_record(session_record(again)) == text
 
 
 def test_record_keeps_a_result_decided_off_the_board():
     session = Session.new("chess")
     session.play("e4")
     session.resign()
-    again = Session.from_record(parse_record(format_record(session.to_record())))
+    again = session_from_record(parse_record(format_record(session_record(session))))
     assert again.result_line() == "result: 1-0 (resignation)"
 
 
 def test_state_is_plain_data_for_a_web_page():
     session = Session.new("dealers-8x8")
     session.play("e4")
-    state = session.state()
+    state = session_state(session)
     data = json.loads(json.dumps(dataclasses.asdict(state)))
     assert data["turn"] == "black" and data["last_move"] == "1. e4" and data["last_squares"] == ["e2", "e4"]
     assert data["rows"][7][3] == {"name": "d1", "light": True, "piece": "chancellor", "code": "CH", "side": "white",

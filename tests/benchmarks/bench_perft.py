@@ -13,8 +13,9 @@ import time
 import chess
 
 from engine.game import load_game
-from engine.notation import parse_fen
+from engine.notation import format_fen, parse_fen
 from engine.perft import perft
+from engine.rules import legal_moves
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 DEPTH = 4
@@ -56,10 +57,10 @@ def middlegame_12x12(plies: int = 40, seed: int = 3):
     pos = parse_fen(game.start, game)
     rng = random.Random(seed)
     for _ in range(plies):
-        moves = pos.legal_moves()
+        moves = legal_moves(pos)
         captures = [m for m in moves if pos.occ[m.to] != -1]
         pos.push(rng.choice(captures if captures and rng.random() < 0.3 else moves))
-    return parse_fen(pos.fen(), game)
+    return parse_fen(format_fen(pos), game)
 
 
 def main() -> None:
@@ -76,10 +77,10 @@ def main() -> None:
     times = []
     for _ in range(300):
         started = time.perf_counter()
-        moves = pos.legal_moves()
+        moves = legal_moves(pos)
         times.append(time.perf_counter() - started)
     print(f"12x12 Dealer's middlegame ({len(moves)} legal moves, {len(pos.squares[0]) + len(pos.squares[1])} pieces):")
-    print(f"  {pos.fen()}")
+    print(f"  {format_fen(pos)}")
     print(f"  median legal-move list: {statistics.median(times) * 1000:.2f} ms (aim < 2 ms)")
 
 
