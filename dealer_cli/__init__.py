@@ -33,6 +33,7 @@ COMMAND_MODULES = {
     "pieces": "pieces_commands",
     "plate": "pieces_commands",
     "render": "pieces_commands",
+    "export": "export_commands",
 }
 DEBUG_VARIABLE = "DEALER_DEBUG"  # set to 1 to see the traceback behind an unexpected error
 
