@@ -56,4 +56,48 @@ def _source(names: tuple[str, ...], deal_file: str | None, pieces: bool) -> tupl
     return names[0], ()
 
 
+@export_group.command("fsf")
+@click.argument("game", required=False)
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="A saved deal (dealer deal --save FILE).")
+@click.option("--name", help="The variant's name in variants.ini (default: the game id, or dealers-seed-N for a deal).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="The variants.ini file to write (default: print the section).")
+@catalogue_option
+def fsf_command(game, deal_file, name, out_file, catalogue: Catalogue) -> None:
+    """A Fairy-Stockfish variants.ini section of GAME or of a saved deal (--deal FILE).
+
+    What FSF cannot play is listed in comments at the top, with a warning; exit 1 if nothing playable is left.
+    """
+    from engine.export_fsf import ExportError, fsf_section
+    from printing.files import write_atomic
+
+    position, default_name = _start(game, deal_file, catalogue)
+    section = fsf_section(position, name or default_name)
+    if section.unplayable:
+        raise ExportError(f"nothing playable for Fairy-Stockfish: {'; '.join(section.unplayable)}")
+    if out_file is None:
+        click.echo(section.text, nl=False)
+    else:
+        click.echo(f"{write_atomic(out_file, section.text)}: variant [{section.name}] for Fairy-Stockfish")
+    if section.simplified:
+        click.echo(f"warning: {len(section.simplified)} rules simplified for Fairy-Stockfish; they are listed at the "
+                   "top of the section", err=True)
+
+
+def _start(game: str | None, deal_file: str | None, catalogue: Catalogue):
+    """The start position and a default variant name, from GAME or --deal FILE (exactly one)."""
+    if (game is None) == (deal_file is None):
+        raise click.UsageError("name one game (e.g. chess, dealers-8x8) or give --deal FILE")
+    from engine.game import load_game
+    from engine.notation import parse_fen
+
+    if deal_file is not None:
+        from engine.deal_record import read_deal_file
+
+        deal = read_deal_file(deal_file)
+        return parse_fen(deal.fen, load_game(deal.game), catalogue), f"dealers-seed-{deal.seed}"
+    found = load_game(game)
+    return parse_fen(found.start, found, catalogue), found.id
+
+
 COMMANDS = (export_group,)

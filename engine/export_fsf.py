@@ -16,11 +16,16 @@ from engine.kernel import EMPTY
 from engine.position import Position
 from pieces.betza import Term
 from pieces.catalogue import Group, PieceDef
+from pieces.errors import DealerError
 
 MAX_FILES, MAX_RANKS = 12, 10  # FSF drops larger boards without a word
 LINE_RIDERS = {(1, 0), (1, 1), (2, 1)}  # FSF rides along W, F and N lines only
 LAME_ATOMS = {"N", "A", "D", "Z"}  # FSF's n (lame leap) works on these only
 KNOWN_MODIFIERS = {"m", "c", "p", "g", "n", "e"}
+
+
+class ExportError(DealerError):
+    """An export that cannot be written: a bad variant name, or nothing FSF could play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +67,8 @@ def fsf_betza(piece: PieceDef) -> tuple[str, tuple[str, ...]]:
 def fsf_section(pos: Position, name: str) -> FsfSection:
     """The variants.ini section that starts from `pos`, named `name` (letters, digits, '-')."""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,40}", name):
-        raise ValueError(f"variant name {name!r}: use lower-case letters, digits and '-'")
+        raise ExportError(f"variant name {name[:50]!r} is not allowed: use lower-case letters, digits and '-' "
+                          "(at most 41 characters, starting with a letter or digit)")
     writer = _Writer(pos)
     return writer.section(name)
 
@@ -216,11 +222,16 @@ class _Writer:
             code = self.catalogue.get(piece_id).code.lower()
             choices = [c for c in code + "abcdefghijlmnopqrstuvwxyz" if c not in taken and c != "k"]
             if not choices:
-                where = self.unplayable if any(p.id == piece_id for p in self.pieces) else self.simplified
-                where.append(f"{self.catalogue.get(piece_id).name}: FSF has only 26 piece letters")
                 continue
             letters[piece_id] = choices[0]
             taken.add(choices[0])
+        on_board = [p.name for p in self.pieces if p.id not in letters]
+        in_hand = [self.catalogue.get(i).name for i in ids if i not in letters and i not in {p.id for p in self.pieces}]
+        if on_board:
+            self.unplayable.append(f"{len(self.pieces)} piece types on the board, more than FSF's 26 letters; "
+                                   f"left without one: {', '.join(on_board)}")
+        if in_hand:
+            self.simplified.append(f"promotion to {', '.join(in_hand)} left out: no letter left (FSF has 26)")
         return letters
 
     def _fen(self) -> str:

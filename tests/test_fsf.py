@@ -194,3 +194,57 @@ def test_each_expressible_catalogue_piece_moves_in_fsf_as_it_does_here(piece):
     pos = start_position("dealers-10x10", placement)
     name = fsf_variant(pos)
     assert ours(pos) == theirs(pos, name, sf.start_fen(name), [])
+
+
+def exported(tmp_path, *args: str) -> tuple[int, str, str]:
+    """Run `dealer export fsf ARGS --out FILE` under a fresh variant name; (exit code, variant name, stderr)."""
+    from click.testing import CliRunner
+
+    from dealer_cli import cli
+
+    name = f"export{next(_counter)}x{random.getrandbits(24)}"
+    out = tmp_path / f"{name}.ini"
+    result = CliRunner().invoke(cli, ["export", "fsf", *args, "--name", name, "--out", str(out)])
+    if result.exit_code == 0:
+        sf.load_variant_config(out.read_text())
+        assert name in sf.variants()
+    return result.exit_code, name, result.stderr
+
+
+@pytest.mark.parametrize("game,depth", [("chess", 3), ("constable-spiel", 3), ("wad-chess", 2)])
+def test_dealer_export_fsf_of_a_game_has_our_perft(tmp_path, game, depth):
+    code, name, warning = exported(tmp_path, game)
+    assert code == 0
+    assert ("warning:" in warning) == (game != "chess")  # free castling is listed for the other two
+    ours = perft(start_position(game), depth)
+    assert fsf_perft(name, sf.start_fen(name), [], depth) == ours
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
+    """Simplified deals fit FSF's 26 letters; these two lose nothing that matters in the first three plies."""
+    from click.testing import CliRunner
+
+    from dealer_cli import cli
+    from engine.deal_record import read_deal_file
+    from engine.game import load_game
+
+    deal_file = tmp_path / "deal.json"
+    assert CliRunner().invoke(cli, ["deal", "--seed", str(seed), "--board", "simplified", "--save", str(deal_file)]).exit_code == 0
+    code, name, _ = exported(tmp_path, "--deal", str(deal_file))
+    deal = read_deal_file(deal_file)
+    pos = parse_fen(deal.fen, load_game(deal.game))
+    assert code == 0 and [perft(pos, d) for d in (1, 2, 3)] == [fsf_perft(name, sf.start_fen(name), [], d) for d in (1, 2, 3)]
+
+
+def test_dealer_export_fsf_refuses_what_fsf_cannot_play(tmp_path):
+    from click.testing import CliRunner
+
+    from dealer_cli import cli
+
+    result = CliRunner().invoke(cli, ["export", "fsf", "spinal-tap"])
+    assert result.exit_code == 1 and result.stderr == (
+        "error: nothing playable for Fairy-Stockfish: the 11x11 board: FSF plays boards up to 12 files x 10 ranks\n")
+    assert CliRunner().invoke(cli, ["deal", "--seed", "1", "--save", str(tmp_path / "d.json")]).exit_code == 0
+    result = CliRunner().invoke(cli, ["export", "fsf", "--deal", str(tmp_path / "d.json")])
+    assert result.exit_code == 1 and "more than FSF's 26 letters" in result.stderr
