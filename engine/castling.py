@@ -5,7 +5,10 @@ Royal safety after castling is checked with every other move (engine.rules.legal
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.attacks import Mobility, in_check, is_attacked, mobility, uses_immobilizers
+from engine.board import Board
 from engine.game import Castling
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
@@ -24,13 +27,16 @@ def castling_partner_ok(pos: Position, sq: int) -> bool:
 
 def castling_targets(pos: Position, royal: int, partner: int) -> list[tuple[int, int]]:
     """(royal lands, partner lands) for castling with this partner, by the game's geometry."""
-    board, game = pos.board, pos.game
+    return _targets(pos.board, pos.game.castling, royal, partner)
+
+
+def _targets(board: Board, castling: Castling, royal: int, partner: int) -> list[tuple[int, int]]:
     rank = board.rank_of(royal)
     rf, pf = board.file_of(royal), board.file_of(partner)
     step = 1 if pf > rf else -1
-    if game.castling is Castling.FREE:
+    if castling is Castling.FREE:
         return [(board.square(f, rank), royal) for f in range(rf + step, pf, step)]
-    if game.castling is Castling.ADJACENT:
+    if castling is Castling.ADJACENT:
         return [(board.square(pf - step, rank), board.square(pf - 2 * step, rank))]
     if step > 0:
         return [(board.square(board.files - 2, rank), board.square(board.files - 3, rank))]
@@ -51,8 +57,8 @@ def castling_moves(pos: Position, side: int) -> list[Move]:
             continue
         candidates += [
             (royal, partner, royal_to, partner_to)
-            for royal_to, partner_to in castling_targets(pos, royal, partner)
-            if _castle_squares_empty(pos, royal, partner, royal_to, partner_to)
+            for royal_to, partner_to, between in _castle_plans(pos.board, pos.game.castling, royal, partner)
+            if all(occ[sq] == EMPTY for sq in between)
         ]
     if not candidates or in_check(pos, side):
         return []
@@ -67,17 +73,20 @@ def _free(pos: Position, sq: int) -> bool:
     return mobility(pos, sq) is Mobility.FREE
 
 
-def _castle_squares_empty(pos, royal, partner, royal_to, partner_to) -> bool:
-    occ, board = pos.occ, pos.board
-    if pos.game.castling is Castling.FREE:
-        return occ[royal_to] == EMPTY
-    rank = board.rank_of(royal)
-    files = [board.file_of(s) for s in (royal, partner, royal_to, partner_to)]
-    for f in range(min(files), max(files) + 1):
-        sq = board.square(f, rank)
-        if sq not in (royal, partner) and occ[sq] != EMPTY:
-            return False
-    return True
+@lru_cache(maxsize=4096)
+def _castle_plans(board: Board, castling: Castling, royal: int, partner: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """Per castling with this partner: (royal lands, partner lands, squares that must be empty), once per board."""
+    plans = []
+    for royal_to, partner_to in _targets(board, castling, royal, partner):
+        if castling is Castling.FREE:
+            between: tuple[int, ...] = (royal_to,)
+        else:
+            rank = board.rank_of(royal)
+            files = [board.file_of(s) for s in (royal, partner, royal_to, partner_to)]
+            squares = (board.square(f, rank) for f in range(min(files), max(files) + 1))
+            between = tuple(sq for sq in squares if sq not in (royal, partner))
+        plans.append((royal_to, partner_to, between))
+    return tuple(plans)
 
 
 def _castle_path_safe(pos, side, royal, royal_to) -> bool:
