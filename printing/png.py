@@ -114,7 +114,11 @@ def png_bytes(drawing: Drawing, dpi: int = 300, margin_pt: float = 0.0, pictures
     painter = PngPainter(drawing, dpi * SUPERSAMPLE, margin_pt, pictures)
     painter.paint(drawing.items, 0.0, 0.0, 1.0)
     size = (round((drawing.width_pt + 2 * margin_pt) * dpi / 72), round((drawing.height_pt + 2 * margin_pt) * dpi / 72))
-    image = painter.image.resize(size, Image.LANCZOS)
+    drawn = painter.image
+    if drawn.size == (SUPERSAMPLE * size[0], SUPERSAMPLE * size[1]):
+        image = drawn.reduce(SUPERSAMPLE)  # the mean of each 2x2 block: the anti-aliasing, ten times faster than LANCZOS
+    else:
+        image = drawn.resize(size, Image.LANCZOS)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=6)
     return buffer.getvalue()
