@@ -192,22 +192,31 @@ class PieceType:
 
     @cached_property
     def _rays(self) -> tuple:
-        return tuple(_side_tables(self.piece, self.board, side, self.promo_ranks) for side in (0, 1))
+        white = _side_tables(self.piece, self.board, 0, self.promo_ranks)
+        piece = self.piece
+        if not (piece.movement.is_directional or piece.rank_captures or piece.rule_moves):
+            return white, white  # Black's rays are White's: compiled once, shared below
+        return white, _side_tables(piece, self.board, 1, self.promo_ranks)
+
+    def _per_side(self, build) -> tuple:
+        """build(side) for both sides, computed once when Black's rays are White's."""
+        white = build(0)
+        return (white, white) if self._rays[1] is self._rays[0] else (white, build(1))
 
     @cached_property
     def fast(self) -> tuple:
         """[side][square] -> fast-path entries (moves and captures, rank powers included)."""
-        return tuple(tuple(fast_entries(r) for r in self._rays[side]) for side in (0, 1))
+        return self._per_side(lambda side: tuple(fast_entries(r) for r in self._rays[side]))
 
     @cached_property
     def attacks(self) -> tuple:
         """[side][square] -> {target: lines}."""
-        return tuple(capture_lines(self.fast[side]) for side in (0, 1))
+        return self._per_side(lambda side: capture_lines(self.fast[side]))
 
     @cached_property
     def overlap(self) -> tuple:
         """[side] -> whether destinations must be merged."""
-        return tuple(rays_overlap(self._rays[side]) for side in (0, 1))
+        return self._per_side(lambda side: rays_overlap(self._rays[side]))
 
     @cached_property
     def flee(self) -> tuple | None:

@@ -64,9 +64,20 @@ class _Template:
 @lru_cache(maxsize=None)
 def compile_movement(movement: Movement, board: Board, black: bool = False) -> tuple[tuple[Ray, ...], ...]:
     """The rays of a movement from every square of a board, for White or Black."""
-    paths = movement.for_black() if black else movement.paths
-    prepared = [(_templates(path, board.files, board.ranks), _ray_fields(path)) for path in paths]
+    prepared = _prepared(movement, board, black)
     return tuple(_square_rays(prepared, board, sq) for sq in range(board.size))
+
+
+@lru_cache(maxsize=None)
+def _prepared(movement: Movement, board: Board, black: bool = False) -> tuple:
+    """Per path of the movement: its templates on this board and the fields its rays share."""
+    paths = movement.for_black() if black else movement.paths
+    return tuple((_templates(path, board.files, board.ranks), _ray_fields(path)) for path in paths)
+
+
+def movement_rays(movement: Movement, board: Board, square: int) -> tuple[Ray, ...]:
+    """White's rays of a movement from one square: compile_movement(...)[square] without the other squares."""
+    return _square_rays(_prepared(movement, board), board, square)
 
 
 def path_rays(path: Path, board: Board, square: int) -> list[Ray]:

@@ -9,12 +9,13 @@ pawns get a promotion constant that makes the Standard Pawn 1. A catalogue `valu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from engine.board import Board, board_of
-from engine.kernel import Ray, compile_movement
+from engine.kernel import Ray, movement_rays
 from pieces.catalogue import Group, PieceDef
-from pieces.movement import Hop, Movement, parse_movement
+from pieces.movement import Hop, Movement, Path, parse_movement
 
 DENSITY = 0.3  # chance that any other square is occupied
 MOVE_ONLY_WEIGHT = 0.6  # a move that cannot capture, or a capture that cannot move, counts this much
@@ -27,17 +28,57 @@ DEFAULT_BOARD = board_of(8, 8)
 
 @lru_cache(maxsize=None)
 def mobility(movement: Movement, board: Board = DEFAULT_BOARD) -> float:
-    """Expected number of moves, averaged over every square of the board."""
+    """Expected number of moves, averaged over every square of the board.
+
+    A square and its mirror images under the movement's own symmetries have the same mobility, so
+    one square of each such set is computed and weighted by the set's size.
+    """
     total = 0.0
-    for rays in compile_movement(movement, board):
+    for square, weight in _representatives(movement, board):
         best: dict[int, float] = {}
-        for ray in rays:
+        for ray in movement_rays(movement, board, square):
             if ray.initial:
                 continue
-            for square, worth in _ray_worth(ray):
-                best[square] = max(best.get(square, 0.0), worth)
-        total += sum(best.values())
+            for reached, worth in _ray_worth(ray):
+                best[reached] = max(best.get(reached, 0.0), worth)
+        total += weight * sum(best.values())
     return total / board.size
+
+
+# Symmetries of the board that a movement may share: (transform of a step, transform of a square).
+_MIRRORS = (
+    (lambda x, y: (-x, y), lambda f, r, b: (b.files - 1 - f, r)),
+    (lambda x, y: (x, -y), lambda f, r, b: (f, b.ranks - 1 - r)),
+    (lambda x, y: (y, x), lambda f, r, b: (r, f)),  # only on square boards
+)
+
+
+def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
+    """(square, how many squares it stands for): one per set of squares the movement's symmetries join."""
+    mirrors = [on_square for on_step, on_square in _MIRRORS[: 3 if board.files == board.ranks else 2]
+               if {_mirrored(p, on_step) for p in movement.paths} == set(movement.paths)]
+    seen: set[int] = set()
+    found = []
+    for square in range(board.size):
+        if square in seen:
+            continue
+        orbit, frontier = {square}, [square]
+        while frontier:
+            f, r = board.file_of(frontier[-1]), board.rank_of(frontier.pop())
+            for on_square in mirrors:
+                image = board.square(*on_square(f, r, board))
+                if image not in orbit:
+                    orbit.add(image)
+                    frontier.append(image)
+        seen |= orbit
+        found.append((square, len(orbit)))
+    return found
+
+
+def _mirrored(path: Path, on_step) -> Path:
+    legs = tuple(replace(leg, vector=on_step(*leg.vector), lame=tuple(on_step(*v) for v in leg.lame),
+                         jump=tuple(on_step(*v) for v in leg.jump)) for leg in path.legs)
+    return replace(path, legs=legs)
 
 
 def _arrival_worth(ray: Ray) -> float:

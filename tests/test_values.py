@@ -49,3 +49,29 @@ def test_fixed_values_override_the_model():
 def test_every_piece_has_a_positive_value_on_every_dealers_board():
     for size in (8, 10, 12):
         assert all(piece_value(p, board_of(size, size)) > 0 for p in CATALOGUE)
+
+
+def _mobility_on_every_square(movement, board) -> float:
+    """The model's mobility computed square by square, without using the movement's symmetries."""
+    from engine.kernel import compile_movement
+    from engine.values import _ray_worth
+
+    total = 0.0
+    for rays in compile_movement(movement, board):
+        best: dict[int, float] = {}
+        for ray in rays:
+            if not ray.initial:
+                for square, worth in _ray_worth(ray):
+                    best[square] = max(best.get(square, 0.0), worth)
+        total += sum(best.values())
+    return total / board.size
+
+
+@pytest.mark.parametrize("size", [(8, 8), (11, 11), (12, 12), (12, 10)])
+def test_mobility_from_symmetric_squares_equals_every_square(size):
+    """mobility() computes one square per set its symmetries join; the sum over all squares agrees."""
+    from engine.values import mobility
+
+    board = board_of(*size)
+    for piece in CATALOGUE:
+        assert mobility(piece.movement, board) == pytest.approx(_mobility_on_every_square(piece.movement, board), abs=1e-9), piece.id
