@@ -249,6 +249,20 @@ def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, p
     other.close()
 
 
+def test_a_draw_offered_on_the_page_is_accepted_by_the_other_side(serve, page):
+    server = serve("chess")
+    open_board(page, server)
+    play_line(page, ["e2e4"])
+    assert page.inner_text("#draw") == "Black offers a draw"
+    page.click("#draw")
+    page.wait_for_selector("#decline:not([hidden])")
+    assert page.inner_text("#draw") == "White accepts the draw"
+    page.click("#draw")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert page.inner_text("#status") == "Game over: 1/2-1/2 (agreement)"
+    assert page.is_disabled("#draw") and page.is_disabled("#resign")
+
+
 def test_the_flag_falls_on_the_page(serve, page):
     server = serve("chess", "--clock", "0.02+0")
     open_board(page, server)

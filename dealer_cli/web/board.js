@@ -216,10 +216,13 @@ function drawControls() {
   $("battle-bar").hidden = !battleSteps;
   $("battle-steps").textContent = battleSteps && battleSteps.length ? battleSteps.join(" & ") : "none yet";
   $("pictures").hidden = !state.pictures.length;
-  const offered = state.draw_offer && state.draw_offer !== state.turn;
-  $("draw").textContent = offered ? "Accept draw" : "Offer draw";
-  $("draw").disabled = !playing || (state.draw_offer !== null && !offered);
-  $("decline").hidden = !offered;
+  // the side to move offers; the offer stands for the other side to accept or decline (or to answer by moving)
+  const offer = state.draw_offer;
+  const name = (side) => (side === "white" ? "White" : "Black");
+  $("draw").textContent = offer ? `${name(offer === "white" ? "black" : "white")} accepts the draw`
+    : `${name(state.turn)} offers a draw`;
+  $("draw").disabled = !playing;
+  $("decline").hidden = !offer || !playing;
   $("claim").hidden = !state.claimable;
   $("claim").textContent = state.claimable ? `Claim draw (${state.claimable})` : "Claim draw";
   $("resign").disabled = !playing;
