@@ -1,4 +1,4 @@
-"""`dealer pieces`, `dealer plate` and `dealer render`: STLs of the 3D pieces, print plates, pictures."""
+"""`dealer pieces`, `dealer plate` and `dealer render`: STLs or 3MFs of the 3D pieces, print plates, pictures."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from printing.plates import (
     write_side_plates,
 )
 from printing.render_cache import write_render_png
-from printing.stl import pieces_folder, write_piece_stls
+from printing.stl import PieceFormat, pieces_folder, write_piece_files
 
 
 def select_pieces(catalogue: Catalogue, sets, games, piece_ids) -> list[PieceDef]:
@@ -53,15 +53,18 @@ def _selection_options(command):
 
 @click.command("pieces")
 @_selection_options
+@click.option("--format", "file_format", type=click.Choice([f.value for f in PieceFormat]), default=PieceFormat.STL.value,
+              show_default=True, help="stl: one solid per file; 3mf: body, relief and code as separate parts, "
+              "for a second colour on a printer with a filament changer.")
 @catalogue_option
-def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, catalogue: Catalogue) -> None:
-    """Write one STL per piece (named by id), validated watertight, for printing without supports."""
+def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, file_format, catalogue: Catalogue) -> None:
+    """Write one STL (or 3MF) per piece (named by id), validated watertight, for printing without supports."""
     chosen = select_pieces(catalogue, sets, games, piece_ids)
-    options = ModelOptions(square_mm, weight_pocket)
+    options, file_format = ModelOptions(square_mm, weight_pocket), PieceFormat(file_format)
     folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
-        paths = write_piece_stls(chosen, folder, options, progress=lambda _: bar.update(1))
-    click.echo(f"{len(paths)} STL files in {folder}")
+        paths = write_piece_files(chosen, folder, options, file_format, progress=lambda _: bar.update(1))
+    click.echo(f"{len(paths)} {file_format.value.upper()} files in {folder}")
 
 
 @click.command("plate")

@@ -1,13 +1,14 @@
 """Parametric 3D pieces: a lathe body by group, the movement emblem in relief on top, a forward notch,
 a crown for royals, the stem shaped by movement family and the code debossed (mirrored) underneath.
 
-Pure geometry with manifold3d; nothing here writes files (printing/stl.py does).
+Pure geometry with manifold3d; nothing here writes files (printing/stl.py and printing/threemf.py do).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import lru_cache
 
 import numpy as np
@@ -29,6 +30,7 @@ EMBED_MM = 0.3  # symbols start this far inside the top disc (no shared faces)
 NOTCH_DEPTH_MM = 1.6
 CROWN_WIDTH_MM = 1.6
 CODE_DEPTH_MM = 0.6
+CODE_INLAY_MM = 0.6  # the floor of the debossed code, a separate part for a second colour
 STROKE_MM = 0.9
 POCKET_RADIUS_MM = 10.2  # M10 washer, 20 mm, plus clearance
 POCKET_DEPTH_MM = 2.2
@@ -49,12 +51,24 @@ class ModelOptions:
     weight_pocket: bool = False
 
 
+class Part(Enum):
+    """A separately coloured part of a piece (a multi-colour print gives each its own filament)."""
+
+    BODY = "body"
+    RELIEF = "relief"  # the raised diagram on the top face
+    CODE = "code"  # the floor of the debossed code under the base
+
+
 @dataclass(frozen=True)
 class PieceModel:
-    """A built piece: the solid and the figures it was made from."""
+    """A built piece: the solid, its parts for multi-colour printing and the figures it was made from.
+
+    The parts are closed solids that touch but do not overlap; their union is the solid.
+    """
 
     piece_id: str
     solid: Manifold
+    parts: dict[Part, Manifold]
     size: BodySize
     family: Family
     layout: Layout
@@ -62,13 +76,18 @@ class PieceModel:
 
     def mesh(self) -> tuple[np.ndarray, np.ndarray]:
         """Vertices (N x 3, mm, float64) and triangles (M x 3, counter-clockwise seen from outside)."""
-        mesh = self.solid.to_mesh()
-        return np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3], np.asarray(mesh.tri_verts, dtype=np.int64)
+        return mesh_arrays(self.solid)
 
     @property
     def triangle_count(self) -> int:
         """Triangles of the solid."""
         return self.solid.num_tri()
+
+
+def mesh_arrays(solid: Manifold) -> tuple[np.ndarray, np.ndarray]:
+    """A solid's vertices (N x 3, mm, float64) and triangles (M x 3, counter-clockwise seen from outside)."""
+    mesh = solid.to_mesh()
+    return np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3], np.asarray(mesh.tri_verts, dtype=np.int64)
 
 
 def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
@@ -103,19 +122,33 @@ def _has_pinches(solid: Manifold) -> bool:
 
 
 def _assemble(piece_id, code, emblem, size, layout, family, options) -> PieceModel:
-    """Body, crown and raised symbols, less the notch, code, pits and pocket."""
-    adds = [body(size, family), *_crown(size)]
+    """Body, crown and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
+    shape = [body(size, family), *_crown(size)]
     raised, pits = relief_sections(emblem, layout)
-    adds.append(_extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM))
+    relief = _extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM)
     pocket = _pocket_radius(piece_id, size, family, code, options) if options.weight_pocket else 0.0
-    cuts = [_notch(size), _code_cut(code, size, pocket)]
-    if not pits.is_empty():
-        cuts.append(_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM))
+    letters = _code_section(code, size, pocket)
+    other_cuts = [_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM)] if not pits.is_empty() else []
     if pocket:
-        cuts.append(_pocket(pocket))
-    solid = Manifold.batch_boolean([Manifold.batch_boolean(adds, OpType.Add), *cuts], OpType.Subtract)
+        other_cuts.append(_pocket(pocket))
+    notch, code_cut = _notch(size), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    solid = Manifold.batch_boolean(
+        [Manifold.batch_boolean([*shape, relief], OpType.Add), notch, code_cut, *other_cuts], OpType.Subtract)
     _check_solid(solid, piece_id)
-    return PieceModel(piece_id, solid, size, family, layout, pocket)
+    parts = _parts(shape, relief, letters, [notch, *other_cuts])
+    return PieceModel(piece_id, solid, parts, size, family, layout, pocket)
+
+
+def _parts(shape: list[Manifold], relief: Manifold, letters: CrossSection, cuts: list[Manifold]) -> dict[Part, Manifold]:
+    """The solid's parts, built from the same operands: the relief and code floor as they are, the body
+    with room for both. Operands never share a face, so no boolean leaves slivers (manifold3d evaluates
+    these lazily: the STL path never pays for them)."""
+    floor = _extrude(letters, CODE_DEPTH_MM, CODE_INLAY_MM)
+    deep_code_cut = _extrude(letters, -0.5, CODE_DEPTH_MM + CODE_INLAY_MM + 0.5)
+    body_part = Manifold.batch_boolean(
+        [Manifold.batch_boolean(shape, OpType.Add), deep_code_cut, *cuts, relief], OpType.Subtract)
+    extras = {Part.RELIEF: relief, Part.CODE: floor}
+    return {Part.BODY: body_part, **{part: solid for part, solid in extras.items() if not solid.is_empty()}}
 
 
 def _check_square(square_mm: float, piece_id: str) -> None:
@@ -209,13 +242,13 @@ def code_height_mm(size: BodySize) -> float:
     return min(6.0, max(4.0, 0.16 * 2 * size.base_radius))
 
 
-def _code_cut(code: str, size: BodySize, pocket_mm: float) -> Manifold:
-    """The code as a mirrored 0.6 mm deep deboss under the base, centred or behind the pocket."""
+def _code_section(code: str, size: BodySize, pocket_mm: float) -> CrossSection:
+    """The code's letters, mirrored to read under the base, centred or behind the pocket."""
     height = code_height_mm(size)
     section = text_section(code, height, STROKE_MM, mirrored=True)
     if pocket_mm:
         section = section.translate((0.0, -(pocket_mm + 0.8 + height / 2)))
-    return _extrude(section, -0.5, CODE_DEPTH_MM + 0.5)
+    return section
 
 
 def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, options: ModelOptions) -> float:
@@ -266,6 +299,6 @@ def identity_signature(piece: PieceDef) -> tuple:
 
 
 __all__ = [
-    "ModelError", "ModelOptions", "PieceModel", "build_piece", "size_limits", "identity_signature",
+    "ModelError", "ModelOptions", "Part", "PieceModel", "build_piece", "mesh_arrays", "size_limits", "identity_signature",
     "PROPORTIONS", "MAX_FLARE", "MIN_PITCH_MM",
 ]

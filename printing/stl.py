@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -16,7 +17,7 @@ from stl import mesh as stl_mesh
 
 from pieces.catalogue import PieceDef
 from pieces.errors import DealerError
-from pieces.model import ModelOptions, build_piece
+from pieces.model import ModelOptions, PieceModel, build_piece
 from printing.files import out_path, write_atomic
 
 
@@ -121,24 +122,47 @@ def _binary_mode():
     return Mode.BINARY
 
 
-def write_piece_stls(
+class PieceFormat(Enum):
+    """What `dealer pieces` writes: one solid per STL, or a 3MF with the parts for multi-colour printing."""
+
+    STL = "stl"
+    THREEMF = "3mf"
+
+
+def write_piece_stl(path: str | Path, model: PieceModel) -> MeshCheck:
+    """Write one built piece as a validated STL."""
+    vertices, faces = model.mesh()
+    return write_stl(path, triangles_of(vertices, faces), model.piece_id)
+
+
+def write_piece_files(
     pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
-    progress: Callable[[PieceDef], None] | None = None,
+    file_format: PieceFormat = PieceFormat.STL, progress: Callable[[PieceDef], None] | None = None,
 ) -> list[Path]:
-    """Build and write one STL per piece, named by id, into out_dir; return the paths."""
+    """Build and write one file per piece, named by id, in the format given into out_dir; return the paths."""
+    write = write_piece_stl
+    if file_format is PieceFormat.THREEMF:
+        from printing.threemf import write_piece_3mf as write  # trimesh and lxml load only for a 3MF
+
     paths = []
     for piece in pieces:
-        model = build_piece(piece, options)
-        vertices, faces = model.mesh()
-        path = out_path(out_dir, f"{piece.id}.stl")
-        write_stl(path, triangles_of(vertices, faces), piece.id)
+        path = out_path(out_dir, f"{piece.id}.{file_format.value}")
+        write(path, build_piece(piece, options))
         paths.append(path)
         if progress is not None:
             progress(piece)
     return paths
 
 
+def write_piece_stls(
+    pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    progress: Callable[[PieceDef], None] | None = None,
+) -> list[Path]:
+    """Build and write one STL per piece, named by id, into out_dir; return the paths."""
+    return write_piece_files(pieces, out_dir, options, PieceFormat.STL, progress)
+
+
 def pieces_folder(out_dir: str | Path, options: ModelOptions) -> Path:
-    """Where `dealer pieces` puts its STLs: one folder per square size (and pocket choice)."""
+    """Where `dealer pieces` puts its files: one folder per square size (and pocket choice)."""
     pocket = "-weighted" if options.weight_pocket else ""
     return out_path(out_dir, f"pieces-{options.square_mm:g}mm{pocket}")

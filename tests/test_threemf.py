@@ -1,0 +1,131 @@
+"""Multi-colour pieces: the 3MF of a piece holds its body, relief and code as separate closed parts of
+one object, which do not overlap and together make exactly the STL's solid."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import zipfile
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+import trimesh
+from click.testing import CliRunner
+from manifold3d import Manifold, Mesh
+
+from dealer_cli import cli
+from pieces.catalogue import load_catalogue
+from pieces.model import ModelOptions, Part, build_piece
+from printing.stl import PieceFormat, write_piece_files
+from printing.threemf import ThreemfError, write_piece_3mf
+
+CATALOGUE = load_catalogue()
+KINDS = ["knight", "rook", "king", "standard-pawn"]  # a leaper, a rider, a royal, a pawn
+PART_NAMES = {part.value for part in Part}
+CORE = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, tuple[trimesh.Scene, trimesh.Trimesh, str]]:
+    """Each piece of KINDS written as 3MF and STL, and read back: {id: (3MF scene, STL mesh, 3MF path)}."""
+    folder = tmp_path_factory.mktemp("pieces")
+    pieces = [CATALOGUE.get(piece_id) for piece_id in KINDS]
+    threemfs = write_piece_files(pieces, folder, file_format=PieceFormat.THREEMF)
+    stls = write_piece_files(pieces, folder, file_format=PieceFormat.STL)
+    return {
+        piece.id: (trimesh.load(threemf), trimesh.load(stl), str(threemf))
+        for piece, threemf, stl in zip(pieces, threemfs, stls)
+    }
+
+
+def _manifold(mesh: trimesh.Trimesh) -> Manifold:
+    return Manifold(Mesh(np.asarray(mesh.vertices, dtype=np.float32), np.asarray(mesh.faces, dtype=np.uint32)))
+
+
+@pytest.mark.parametrize("piece_id", KINDS)
+def test_the_3mf_is_one_object_whose_components_are_the_named_parts(written, piece_id):
+    scene, _, path = written[piece_id]
+    assert isinstance(scene, trimesh.Scene) and scene.units == "millimeter"
+    assert set(scene.geometry) == PART_NAMES
+    assert _object_parts(path) == (piece_id, sorted(PART_NAMES))
+
+
+def _object_parts(path) -> tuple[str, list[str]]:
+    """The name of the 3MF's one build item and the names of its components' objects."""
+    with zipfile.ZipFile(path) as archive:
+        model = ElementTree.fromstring(archive.read("3D/3dmodel.model"))
+    objects = {o.get("id"): o for o in model.iter(f"{CORE}object")}
+    (item,) = model.iter(f"{CORE}item")
+    piece = objects[item.get("objectid")]
+    return piece.get("name"), sorted(objects[c.get("objectid")].get("name") for c in piece.iter(f"{CORE}component"))
+
+
+@pytest.mark.parametrize("piece_id", KINDS)
+def test_parts_are_closed_disjoint_and_union_to_the_stl_solid(written, piece_id):
+    scene, stl, _ = written[piece_id]
+    parts = scene.geometry
+    assert all(mesh.is_watertight and mesh.is_winding_consistent and mesh.is_volume for mesh in parts.values())
+    assert sum(mesh.volume for mesh in parts.values()) == pytest.approx(stl.volume, rel=1e-6)
+    solids = {name: _manifold(mesh) for name, mesh in parts.items()}
+    for a, b in itertools.combinations(solids, 2):
+        assert (solids[a] ^ solids[b]).volume() < 1e-3, (piece_id, a, b)  # they touch, never overlap
+    union = Manifold.batch_boolean(list(solids.values()), _add())
+    stl_solid = _manifold(stl)
+    assert (union - stl_solid).volume() + (stl_solid - union).volume() < 1e-2
+    low, high = np.array(union.bounding_box()).reshape(2, 3)
+    assert np.allclose(low, stl.bounds[0], atol=1e-4) and np.allclose(high, stl.bounds[1], atol=1e-4)
+
+
+def test_the_relief_stands_on_the_top_face_and_the_code_floor_under_the_base(written):
+    scene, stl, _ = written["rook"]
+    relief, code = scene.geometry["relief"], scene.geometry["code"]
+    assert relief.bounds[1][2] == pytest.approx(stl.bounds[1][2], abs=1e-4)  # the rook has no crown
+    assert relief.bounds[0][2] > stl.bounds[1][2] - 1.2
+    assert code.bounds[0][2] == pytest.approx(0.6, abs=1e-4) and code.bounds[1][2] == pytest.approx(1.2, abs=1e-4)
+
+
+def test_every_catalogue_piece_splits_into_parts_that_add_up_to_its_solid():
+    for piece in CATALOGUE:
+        model = build_piece(piece)
+        assert set(model.parts) == set(Part), piece.id
+        total = sum(solid.volume() for solid in model.parts.values())
+        assert total == pytest.approx(model.solid.volume(), rel=1e-9), piece.id
+
+
+def test_a_part_that_does_not_survive_writing_raises_and_leaves_no_file(tmp_path):
+    model = build_piece(CATALOGUE.get("knight"))
+    cube = Manifold.cube((1.0, 1.0, 1.0)).translate((0.0, 0.0, 70.0))
+    pinched = cube + cube.translate((1.0, 1.0, 1.0))  # two bodies touching at a corner: one once read back
+    broken = dataclasses.replace(model, parts={**model.parts, Part.RELIEF: pinched})
+    (tmp_path / "knight.3mf").write_bytes(b"old")
+    with pytest.raises(ThreemfError, match="part 'relief' is not a valid solid after writing: 1 separate bodies where 2"):
+        write_piece_3mf(tmp_path / "knight.3mf", broken)
+    assert [p.name for p in tmp_path.iterdir()] == ["knight.3mf"]
+    assert (tmp_path / "knight.3mf").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("piece_id", ["body", "world"])
+def test_a_piece_named_like_a_part_or_the_scene_root_still_makes_one_object_of_three_parts(tmp_path, piece_id):
+    model = dataclasses.replace(build_piece(CATALOGUE.get("wazir")), piece_id=piece_id)
+    write_piece_3mf(tmp_path / "odd.3mf", model)
+    assert _object_parts(tmp_path / "odd.3mf") == (f"{piece_id}-piece", sorted(PART_NAMES))
+
+
+def test_dealer_pieces_writes_3mf_on_request_and_stl_by_default(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf", "--square-mm", "40", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "pieces-40mm"
+    assert f"1 3MF files in {folder}" in result.output
+    assert set(trimesh.load(folder / "wazir.3mf").geometry) == PART_NAMES
+    result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--square-mm", "40", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and sorted(p.name for p in folder.iterdir()) == ["wazir.3mf", "wazir.stl"]
+    result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--format", "obj", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "'obj' is not one of 'stl', '3mf'" in result.output
+
+
+def _add():
+    from manifold3d import OpType
+
+    return OpType.Add
