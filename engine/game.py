@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -168,70 +168,33 @@ def default_catalogue() -> Catalogue:
 # --- Piece types compiled for one board ---------------------------------------------------
 
 
+@dataclass(slots=True)
 class PieceType:
     """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines.
 
-    The ray tables are built on first use (functools.cached_property), so reading or writing a FEN,
-    or dealing, never pays for move tables it does not need; after that they are plain attributes.
+    A plain slots dataclass on purpose: the move generator reads these attributes at every node, and
+    Python reads slots fastest when the class has no descriptors or __getattr__ of its own.
     """
 
-    def __init__(self, piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> None:
-        self.piece, self.board = piece, board
-        promo = promotion_ranks(piece, game, pawn_rank)
-        rng = random.Random(f"{piece.id}/{board.label}")
-        self.zobrist = tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))  # [side][square]
-        self.royal, self.group = piece.is_royal, piece.group
-        self.initial = any(p.initial for p in piece.movement.paths)  # has first-move-only paths
-        self.no_ep_victim = piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR)
-        self.uncapturable = piece.has(Rule.UNCAPTURABLE)
-        self.promotes, self.promo_ranks = bool(promo), promo
-        # [side][square] -> whether the piece promotes on arriving there
-        self.zone = tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
-        self.convert_captor, self.immobilize = piece.has(Rule.CONVERT_CAPTOR), piece.has(Rule.IMMOBILIZE)
-        self.dazzle = piece.has(Rule.DAZZLE)
-
-    @cached_property
-    def _rays(self) -> tuple:
-        white = _side_tables(self.piece, self.board, 0, self.promo_ranks)
-        piece = self.piece
-        if not (piece.movement.is_directional or piece.rank_captures or piece.rule_moves):
-            return white, white  # Black's rays are White's: compiled once, shared below
-        return white, _side_tables(piece, self.board, 1, self.promo_ranks)
-
-    def _per_side(self, build) -> tuple:
-        """build(side) for both sides, computed once when Black's rays are White's."""
-        white = build(0)
-        return (white, white) if self._rays[1] is self._rays[0] else (white, build(1))
-
-    @cached_property
-    def fast(self) -> tuple:
-        """[side][square] -> fast-path entries (moves and captures, rank powers included)."""
-        return self._per_side(lambda side: tuple(fast_entries(r) for r in self._rays[side]))
-
-    @cached_property
-    def attacks(self) -> tuple:
-        """[side][square] -> {target: lines}."""
-        return self._per_side(lambda side: capture_lines(self.fast[side]))
-
-    @cached_property
-    def overlap(self) -> tuple:
-        """[side] -> whether destinations must be merged."""
-        return self._per_side(lambda side: rays_overlap(self._rays[side]))
-
-    @cached_property
-    def flee(self) -> tuple | None:
-        """[side][square] -> entries of the Chicken's retreat."""
-        return _rule_entries(self.piece, Rule.FLEE_WHEN_ATTACKED, self.board)
-
-    @cached_property
-    def push(self) -> tuple | None:
-        """[side][square] -> entries onto enemies that a Linebacker may push."""
-        return _push_entries(self.piece, self.board) if self.piece.has(Rule.PUSH) else None
-
-    @cached_property
-    def teleport(self) -> tuple | None:
-        """[square] -> entries of the Teleporter's jump."""
-        return tuple(fast_entries(r) for r in teleport_rays(self.board)) if self.piece.has(Rule.TELEPORT) else None
+    piece: PieceDef
+    fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
+    attacks: tuple  # [side][square] -> {target: lines}
+    overlap: tuple  # [side] -> whether destinations must be merged
+    flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
+    push: tuple | None  # [side][square] -> entries onto enemies that a Linebacker may push
+    teleport: tuple | None  # [square] -> entries of the Teleporter's jump
+    zobrist: tuple  # [side][square] -> random 64-bit key
+    royal: bool
+    group: Group
+    initial: bool  # has first-move-only paths
+    no_ep_victim: bool
+    uncapturable: bool
+    promotes: bool
+    promo_ranks: frozenset
+    zone: tuple  # [side][square] -> whether the piece promotes on arriving there
+    convert_captor: bool
+    immobilize: bool
+    dazzle: bool
 
 
 class TypeTable:
@@ -248,11 +211,11 @@ class TypeTable:
         return self.types[index]
 
     def index(self, piece_id: str) -> int:
-        """The index of a piece id, compiling the type the first time."""
+        """The index of a piece id, adding the type the first time (compiled when its moves are first needed)."""
         found = self._by_id.get(piece_id)
         if found is None:
             found = len(self.types)
-            self.types.append(compile_type(self.catalogue.get(piece_id), self.board, self.game, self.pawn_rank))
+            self.types.append(_Deferred(self, found, self.catalogue.get(piece_id)))
             self._by_id[piece_id] = found
         return found
 
@@ -292,8 +255,71 @@ def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozense
 
 @lru_cache(maxsize=512)
 def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
-    """One catalogue piece for a board (once per process): its flags now, its ray tables when first used."""
-    return PieceType(piece, board, game, pawn_rank)
+    """Compile one catalogue piece for a board (once): rays per colour and square, attack lines, rule tables.
+
+    When the movement is the same for both colours (not directional, no rank or rule moves), Black's
+    tables are White's, compiled once.
+    """
+    promo = promotion_ranks(piece, game, pawn_rank)
+    white = _side_tables(piece, board, 0, promo)
+    shared = not (piece.movement.is_directional or piece.rank_captures or piece.rule_moves)
+    rays = (white, white if shared else _side_tables(piece, board, 1, promo))
+
+    def per_side(build) -> tuple:
+        first = build(0)
+        return (first, first) if shared else (first, build(1))
+
+    fast = per_side(lambda side: tuple(fast_entries(r) for r in rays[side]))
+    return PieceType(
+        piece=piece, fast=fast, attacks=per_side(lambda side: capture_lines(fast[side])),
+        overlap=per_side(lambda side: rays_overlap(rays[side])),
+        flee=_rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board),
+        push=_push_entries(piece, board) if piece.has(Rule.PUSH) else None,
+        teleport=tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None,
+        zobrist=_zobrist(piece, board), royal=piece.is_royal, group=piece.group,
+        initial=_has_initial(piece),
+        no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
+        uncapturable=piece.has(Rule.UNCAPTURABLE),
+        promotes=bool(promo), promo_ranks=promo,
+        zone=tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1)),
+        convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
+        dazzle=piece.has(Rule.DAZZLE),
+    )
+
+
+@lru_cache(maxsize=512)
+def _zobrist(piece: PieceDef, board: Board) -> tuple:
+    """[side][square] -> the random 64-bit key of this piece there (the same in every process)."""
+    rng = random.Random(f"{piece.id}/{board.label}")
+    return tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))
+
+
+def _has_initial(piece: PieceDef) -> bool:
+    return any(p.initial for p in piece.movement.paths)
+
+
+class _Deferred:
+    """A piece type placed but not compiled yet: what placing, FEN and the rule scans need (piece, royal,
+    zobrist, initial, immobilize, dazzle).
+
+    Reading anything else compiles the type and puts the compiled PieceType in its table, so the move
+    generator, which reads the table afresh, meets compiled types only (and reads their slots at full speed).
+    """
+
+    __slots__ = ("piece", "royal", "zobrist", "initial", "immobilize", "dazzle", "_table", "_index")
+
+    def __init__(self, table: TypeTable, index: int, piece: PieceDef) -> None:
+        self.piece, self.royal, self._table, self._index = piece, piece.is_royal, table, index
+        self.zobrist, self.initial = _zobrist(piece, table.board), _has_initial(piece)
+        self.immobilize, self.dazzle = piece.has(Rule.IMMOBILIZE), piece.has(Rule.DAZZLE)
+
+    def __getattr__(self, name: str):
+        table = self._table
+        compiled = table.types[self._index]
+        if compiled is self:
+            compiled = compile_type(self.piece, table.board, table.game, table.pawn_rank)
+            table.types[self._index] = compiled
+        return getattr(compiled, name)
 
 
 def promotion_ranks(piece: PieceDef, game: GameDef, pawn_rank: int) -> frozenset[int]:
