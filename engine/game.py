@@ -202,7 +202,7 @@ class TypeTable:
 
     def __init__(self, board: Board, catalogue: Catalogue, game: GameDef, pawn_rank: int) -> None:
         self.board, self.catalogue, self.game, self.pawn_rank = board, catalogue, game, pawn_rank
-        self.types: list[PieceType] = []
+        self.types: list[PieceType | _Deferred] = []  # a _Deferred gives way to its PieceType on first use
         self._by_id: dict[str, int] = {}
         self._by_code: dict[str, int] = {}
         self._codes = {piece.code: piece.id for piece in catalogue}
