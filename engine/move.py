@@ -26,3 +26,7 @@ class Move(NamedTuple):
     extra: int = -1  # en-passant victim, castling partner or push landing square
     partner_to: int = -1  # castling: where the partner lands
     steps: tuple = ()  # battle move: the single moves (Move values) it is made of
+
+
+
+PLAIN_TAIL = (Kind.NORMAL, None, -1, -1, ())  # Move's fields after frm and to, for an ordinary move

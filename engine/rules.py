@@ -19,7 +19,7 @@ from engine.castling import castling_moves, castling_partner_ok
 from engine.errors import IllegalMoveError
 from engine.game import Draws, Promotion
 from engine.kernel import EMPTY, R_CAPTURE, R_EP, fast_destinations
-from engine.move import Kind, Move
+from engine.move import PLAIN_TAIL, Kind, Move
 from engine.position import SIDE_NAMES, Position, squares_between
 from pieces.catalogue import Group
 
@@ -73,7 +73,7 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
     ep = frozenset(pos.ep) if pos.turn == side else frozenset()
     restrained = uses_immobilizers(pos) or bool(pos.dazzled)
-    append = moves.append
+    append, new_move = moves.append, tuple.__new__
     for sq in list(pos.squares[side]):
         kind = types[piece[sq]]
         if restrained and mobility(pos, sq) is not FREE:
@@ -99,7 +99,7 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
             if zone is not None and zone[to]:
                 _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
             else:
-                append(Move(sq, to))
+                append(new_move(Move, (sq, to) + PLAIN_TAIL))  # Move(sq, to), without NamedTuple's slow __new__
         if kind.flee is not None or kind.push is not None:
             _add_rule_moves(pos, kind, sq, side, moves)
     if pos.castling and pos.turn == side:
