@@ -175,7 +175,7 @@ def create_app(table: Table) -> Starlette:
         text = str(body.get("move", "")).strip()
         if not text:
             return _refused("no move given: send a move such as e2e4")
-        return await _run(request, body, lambda: _played(table.session.play(text)))
+        return await _run(body, lambda: _played(table.session.play(text)))
 
     async def command(request: Request) -> Response:
         body = await _body(request)
@@ -184,9 +184,7 @@ def create_app(table: Table) -> Starlette:
         name = str(body.get("command", "")).strip().lower()
         if name not in COMMANDS:
             return _refused(f"{name[:40]!r} is not a command here; allowed: {', '.join(COMMANDS)}")
-        if name == "draw" and body.get("answer") == "decline":
-            name = "decline"
-        return await _run(request, body, lambda: _ran(run_line(table.session, table.saver, name)))
+        return await _run(body, lambda: _ran(run_line(table.session, table.saver, name)))
 
     async def cancel(request: Request) -> Response:
         body = await _body(request)
@@ -197,9 +195,9 @@ def create_app(table: Table) -> Starlette:
             changed = table.session.pending is not None
             table.session.pending = None
             return Report(), changed
-        return await _run(request, body, drop)
+        return await _run(body, drop)
 
-    async def _run(request: Request, body: dict, action) -> Response:
+    async def _run(body: dict, action) -> Response:
         from starlette.concurrency import run_in_threadpool
 
         seen = body.get("version")

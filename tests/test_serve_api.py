@@ -108,7 +108,7 @@ def test_draw_offer_accept_and_resign_through_commands(served):
     table, client = served()
     client.post("/api/play", json={"move": "e2e4"})
     assert client.post("/api/command", json={"command": "draw"}).json()["state"]["draw_offer"] == "black"
-    state = client.post("/api/command", json={"command": "draw", "answer": "decline"}).json()["state"]
+    state = client.post("/api/command", json={"command": "decline"}).json()["state"]
     assert state["draw_offer"] is None
     state = client.post("/api/command", json={"command": "resign"}).json()["state"]
     assert (state["result"], state["reason"]) == ("1-0", "resignation")
