@@ -40,7 +40,7 @@ def neighbours(board) -> tuple[tuple[int, ...], ...]:
 
 def uses_immobilizers(pos: Position) -> bool:
     """Whether any piece type in play freezes its neighbours (a Hyena)."""
-    return any(t.immobilize for t in pos.types.types)
+    return pos.types.immobilizers
 
 
 def freezer_of(pos: Position, sq: int) -> int:

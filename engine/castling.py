@@ -5,8 +5,6 @@ Royal safety after castling is checked with every other move (engine.rules.legal
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from engine.attacks import Mobility, in_check, is_attacked, mobility, uses_immobilizers
 from engine.board import Board
 from engine.game import Castling
@@ -48,23 +46,30 @@ def castling_moves(pos: Position, side: int) -> list[Move]:
 
     Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle.
     """
-    occ = pos.occ
+    occ, plans = pos.occ, pos.castle_plans
     restrained = bool(pos.dazzled) or uses_immobilizers(pos)
     candidates = []
-    for partner in sorted(p for p in pos.castling if occ[p] == side):
+    for partner in pos.castling:
+        if occ[partner] != side:
+            continue
         royal = pos.royal_for(partner)
         if royal < 0 or (restrained and not (_free(pos, royal) and _free(pos, partner))):
             continue
-        candidates += [
-            (royal, partner, royal_to, partner_to)
-            for royal_to, partner_to, between in _castle_plans(pos.board, pos.game.castling, royal, partner)
-            if all(occ[sq] == EMPTY for sq in between)
-        ]
+        found = plans.get((royal, partner))
+        if found is None:
+            found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
+        for royal_to, partner_to, between in found:
+            for sq in between:
+                if occ[sq] != EMPTY:
+                    break
+            else:
+                candidates.append((partner, royal, royal_to, partner_to))
     if not candidates or in_check(pos, side):
         return []
+    candidates.sort(key=lambda c: c[0])  # by partner square, each partner's landings in order
     return [
         Move(royal, royal_to, Kind.CASTLE, None, partner, partner_to)
-        for royal, partner, royal_to, partner_to in candidates
+        for partner, royal, royal_to, partner_to in candidates
         if _castle_path_safe(pos, side, royal, royal_to)
     ]
 
@@ -73,9 +78,11 @@ def _free(pos: Position, sq: int) -> bool:
     return mobility(pos, sq) is Mobility.FREE
 
 
-@lru_cache(maxsize=4096)
 def _castle_plans(board: Board, castling: Castling, royal: int, partner: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Per castling with this partner: (royal lands, partner lands, squares that must be empty), once per board."""
+    """Per castling with this partner: (royal lands, partner lands, squares that must be empty).
+
+    Positions keep what this returns in `castle_plans`, so it runs once per royal and partner.
+    """
     plans = []
     for royal_to, partner_to in _targets(board, castling, royal, partner):
         if castling is Castling.FREE:

@@ -19,8 +19,9 @@ import msgspec
 from engine.board import MAX_RANKS, Board, BoardError, parse_board_size
 from engine.errors import GameError
 from engine.kernel import (
-    capture_lines, compile_movement, fast_entries, rays_overlap, teleport_rays,
+    F_PASS, capture_lines, compile_movement, fast_entries, rays_overlap, teleport_rays,
 )
+from engine.move import PLAIN_TAIL, Move
 from pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
 from pieces.datafile import Id, Notes, Text, one_line, pattern, read_toml
 from pieces.movement import Mode, Movement, Path as MovePath
@@ -178,6 +179,7 @@ class PieceType:
 
     piece: PieceDef
     fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
+    walks: tuple | None  # None: generate from `fast`; else [side][square] -> square_walks(), None until first used
     attacks: tuple  # [side][square] -> {target: lines}
     overlap: tuple  # [side] -> whether destinations must be merged
     flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
@@ -206,6 +208,8 @@ class TypeTable:
         self._by_id: dict[str, int] = {}
         self._by_code: dict[str, int] = {}
         self._codes = {piece.code: piece.id for piece in catalogue}
+        self.immobilizers = False  # whether a type in the table freezes its neighbours (a Hyena)
+        self.dazzlers = False  # whether a type in the table dazzles what it jumps (the Dazzler)
 
     def __getitem__(self, index: int) -> PieceType:
         return self.types[index]
@@ -215,8 +219,11 @@ class TypeTable:
         found = self._by_id.get(piece_id)
         if found is None:
             found = len(self.types)
-            self.types.append(_Deferred(self, found, self.catalogue.get(piece_id)))
+            piece = self.catalogue.get(piece_id)
+            self.types.append(_Deferred(self, found, piece))
             self._by_id[piece_id] = found
+            self.immobilizers = self.immobilizers or piece.has(Rule.IMMOBILIZE)
+            self.dazzlers = self.dazzlers or piece.has(Rule.DAZZLE)
         return found
 
     def by_code(self, code: str) -> int | None:
@@ -270,21 +277,42 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
         return (first, first) if shared else (first, build(1))
 
     fast = per_side(lambda side: tuple(fast_entries(r) for r in rays[side]))
+    overlap = per_side(lambda side: rays_overlap(rays[side]))
+    flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
+    push = _push_entries(piece, board) if piece.has(Rule.PUSH) else None
+    teleport = tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None
+    zone = tuple(tuple(bool(promo) and _rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
+    walkable = flee is None and push is None and teleport is None and not any(overlap) and all(
+        ray is None for side_fast in fast for entries in side_fast for _, _, ray in entries
+    )  # every ray plain: its moves can be built in advance (square_walks)
     return PieceType(
-        piece=piece, fast=fast, attacks=per_side(lambda side: capture_lines(fast[side])),
-        overlap=per_side(lambda side: rays_overlap(rays[side])),
-        flee=_rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board),
-        push=_push_entries(piece, board) if piece.has(Rule.PUSH) else None,
-        teleport=tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None,
+        piece=piece, fast=fast, walks=([None] * board.size, [None] * board.size) if walkable else None,
+        attacks=per_side(lambda side: capture_lines(fast[side])), overlap=overlap, flee=flee, push=push, teleport=teleport,
         zobrist=_zobrist(piece, board), royal=piece.is_royal, group=piece.group,
         initial=_has_initial(piece),
         no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
         uncapturable=piece.has(Rule.UNCAPTURABLE),
         promotes=bool(promo), promo_ranks=promo,
-        zone=tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1)),
+        zone=zone,
         convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
         dazzle=piece.has(Rule.DAZZLE),
     )
+
+
+def square_walks(kind: PieceType, side: int, sq: int) -> tuple:
+    """A walkable piece's rays from one square as (flags, squares that must be empty first,
+    ((destination, Move), ...)), built on first use and kept in `kind.walks`.
+
+    The moves are built once, so generating them is a walk over the occupancy; a destination in the
+    promotion zone has None instead, as its moves depend on the position.
+    """
+    zone, rays, new_move = kind.zone[side], [], tuple.__new__  # tuple.__new__: Move(sq, to) minus keyword handling
+    for squares, flags, _ in kind.fast[side][sq]:
+        passing = flags // F_PASS
+        walk = tuple((to, None if zone[to] else new_move(Move, (sq, to) + PLAIN_TAIL)) for to in squares[passing:])
+        rays.append((flags, squares[:passing], walk))  # flags keep the count of squares that must be empty
+    found = kind.walks[side][sq] = tuple(rays)
+    return found
 
 
 @lru_cache(maxsize=512)

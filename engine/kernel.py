@@ -318,7 +318,7 @@ def fast_destinations(entries, occ, side, unmoved, ep_squares, out) -> None:
         if ray is None:
             if flags >= F_PASS:
                 passing = flags >> 4
-                if any(occ[sq] != EMPTY for sq in squares[:passing]):
+                if occ[squares[0]] != EMPTY or (passing > 1 and any(occ[sq] != EMPTY for sq in squares[1:passing])):
                     continue
                 squares = squares[passing:]
             for sq in squares:

@@ -86,6 +86,7 @@ class Position:
     royals: list[set[int]] = field(init=False)
     squares: list[set[int]] = field(init=False)
     hash: int = 0
+    castle_plans: dict = field(default_factory=dict, repr=False)  # (royal, partner) -> engine.castling's plans
     stack: list = field(default_factory=list)
     keys: list = field(default_factory=list)
 
@@ -97,23 +98,20 @@ class Position:
         self.royals, self.squares = [set(), set()], [set(), set()]
 
     # --- placement --------------------------------------------------------------------
-    def _z(self, t: int, side: int, sq: int, moved: bool) -> int:
-        kind = self.types.types[t]
-        return kind.zobrist[side][sq] ^ (MOVED_Z[sq] if moved and kind.initial else 0)
-
     def set_square(self, sq: int, t: int, side: int, moved: bool) -> None:
         """Put type t of a side on a square (t = -1 empties it), keeping sets and hash in step."""
-        old = self.piece[sq]
+        types, old = self.types.types, self.piece[sq]
         if old >= 0:
-            old_side = self.occ[sq]
-            self.hash ^= self._z(old, old_side, sq, self.moved[sq])
+            old_side, kind = self.occ[sq], types[old]
+            self.hash ^= kind.zobrist[old_side][sq] ^ (MOVED_Z[sq] if self.moved[sq] and kind.initial else 0)
             self.squares[old_side].discard(sq)
             self.royals[old_side].discard(sq)
         self.piece[sq], self.occ[sq], self.moved[sq] = t, side, moved
         if t >= 0:
-            self.hash ^= self._z(t, side, sq, moved)
+            kind = types[t]
+            self.hash ^= kind.zobrist[side][sq] ^ (MOVED_Z[sq] if moved and kind.initial else 0)
             self.squares[side].add(sq)
-            if self.types.types[t].royal:
+            if kind.royal:
                 self.royals[side].add(sq)
 
     def piece_at(self, sq: int) -> tuple[str, int] | None:
@@ -123,19 +121,19 @@ class Position:
 
     def royal_for(self, partner: int) -> int:
         """The royal a castling partner castles with: the nearest royal inward on its rank, or -1."""
-        board = self.board
         side = self.occ[partner]
         if side == EMPTY:
             return -1
-        rank, file = board.rank_of(partner), board.file_of(partner)
-        step = 1 if file < board.files // 2 else -1
-        f = file + step
-        while 0 <= f < board.files:
-            sq = board.square(f, rank)
-            if sq in self.royals[side]:
-                return sq
-            f += step
-        return -1
+        files = self.board.files
+        rank, file = divmod(partner, files)
+        inward = 1 if file < files // 2 else -1
+        found, distance = -1, files
+        for royal in self.royals[side]:
+            royal_rank, royal_file = divmod(royal, files)
+            steps = (royal_file - file) * inward
+            if royal_rank == rank and 0 < steps < distance:
+                found, distance = royal, steps
+        return found
 
     # --- board-level make and unmake -------------------------------------------------
     def apply(self, m: Move) -> list:
@@ -258,12 +256,14 @@ class Position:
         self.keys[:] = [self.key()]
 
     def _castling_after(self, m: Move, royal: bool) -> frozenset[int]:
+        rights = self.castling
+        if not royal and m.kind == Kind.NORMAL and m.frm not in rights and m.to not in rights:
+            return rights  # the move touches no castling piece
         lost = {m.frm, m.to}
         if m.kind == Kind.EN_PASSANT or m.kind == Kind.PUSH:
             lost.add(m.extra)
         if m.kind == Kind.CASTLE:
             lost.add(m.extra)
-        rights = self.castling
         if royal:
             rights = frozenset(p for p in rights if self.royal_for(p) != m.frm)
         return rights - lost

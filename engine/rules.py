@@ -17,13 +17,15 @@ from engine.attacks import (
 )
 from engine.castling import castling_moves, castling_partner_ok
 from engine.errors import IllegalMoveError
-from engine.game import Draws, Promotion
-from engine.kernel import EMPTY, R_CAPTURE, R_EP, fast_destinations
+from engine.game import Draws, Promotion, square_walks
+from engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
 from engine.move import PLAIN_TAIL, Kind, Move
 from engine.position import SIDE_NAMES, Position, squares_between
 from pieces.catalogue import Group
 
 FREE, DAZZLED = Mobility.FREE, Mobility.DAZZLED
+NORMAL = Kind.NORMAL
+F_MOVE_CAPTURE = F_MOVE | F_CAPTURE  # a plain ray that moves to empty squares and captures the first enemy
 
 __all__ = [
     "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "claimable_draw", "has_battle_move",
@@ -71,40 +73,78 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
     """Every move of `side` that the pieces allow, before royal safety is checked."""
     moves: list[Move] = []
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
-    ep = frozenset(pos.ep) if pos.turn == side else frozenset()
+    ep = pos.ep if pos.turn == side else ()
     restrained = uses_immobilizers(pos) or bool(pos.dazzled)
-    append, new_move = moves.append, tuple.__new__
+    append, shielded = moves.append, pos.shielded
     for sq in list(pos.squares[side]):
         kind = types[piece[sq]]
         if restrained and mobility(pos, sq) is not FREE:
             if kind.teleport is not None and mobility(pos, sq) is DAZZLED:  # a dazzled Teleporter still teleports
                 _add_plain(pos, sq, kind.teleport[sq], side, moves)
             continue
-        if kind.teleport is not None:
-            _add_plain(pos, sq, kind.teleport[sq], side, moves)
-        out: list = []
-        fast_destinations(kind.fast[side][sq], occ, side, not moved[sq], ep, out)
-        if kind.overlap[side]:
-            out = _merged(out)
-        zone = kind.zone[side] if kind.promotes else None
-        for to, code in out:
-            if code == R_CAPTURE:
-                if types[piece[to]].uncapturable or to in pos.shielded:
+        walks = kind.walks
+        if walks is None:
+            _add_ray_moves(pos, kind, sq, side, ep, moves)
+            continue
+        # The common piece: plain rays with their moves built in advance (None where the move promotes).
+        for flags, lame, walk in walks[side][sq] or square_walks(kind, side, sq):
+            if flags != F_MOVE_CAPTURE:
+                if flags & F_INITIAL and moved[sq]:
                     continue
-            elif code == R_EP:
-                if pos.ep_victim < 0 or occ[pos.ep_victim] != 1 - side or pos.ep_victim in pos.shielded:
+                if lame and (occ[lame[0]] != EMPTY or any(occ[x] != EMPTY for x in lame[1:])):
                     continue
-                _add_promotions(pos, kind, sq, to, side, Kind.EN_PASSANT, pos.ep_victim, moves)
-                continue
-            if zone is not None and zone[to]:
-                _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
-            else:
-                append(new_move(Move, (sq, to) + PLAIN_TAIL))  # Move(sq, to), without NamedTuple's slow __new__
-        if kind.flee is not None or kind.push is not None:
-            _add_rule_moves(pos, kind, sq, side, moves)
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    if flags & F_EP and to in ep:
+                        _add_en_passant(pos, kind, sq, to, side, moves)
+                    elif flags & F_MOVE:
+                        if move is None:
+                            _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                        else:
+                            append(move)
+                    continue
+                if flags & F_CAPTURE and who != side and not (types[piece[to]].uncapturable or to in shielded):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+                break
     if pos.castling and pos.turn == side:
         moves.extend(castling_moves(pos, side))
     return moves
+
+
+def _add_ray_moves(pos: Position, kind, sq: int, side: int, ep, moves: list[Move]) -> None:
+    """The moves of a piece the walks do not cover: teleports, lame, bent and hopping rays, flight, pushes."""
+    occ, types = pos.occ, pos.types.types
+    if kind.teleport is not None:
+        _add_plain(pos, sq, kind.teleport[sq], side, moves)
+    out: list = []
+    fast_destinations(kind.fast[side][sq], occ, side, not pos.moved[sq], ep, out)
+    if kind.overlap[side]:
+        out = _merged(out)
+    zone = kind.zone[side] if kind.promotes else None
+    for to, code in out:
+        if code == R_CAPTURE:
+            if types[pos.piece[to]].uncapturable or to in pos.shielded:
+                continue
+        elif code == R_EP:
+            _add_en_passant(pos, kind, sq, to, side, moves)
+            continue
+        if zone is not None and zone[to]:
+            _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+        else:
+            moves.append(tuple.__new__(Move, (sq, to) + PLAIN_TAIL))  # Move(sq, to), without NamedTuple's slow __new__
+    if kind.flee is not None or kind.push is not None:
+        _add_rule_moves(pos, kind, sq, side, moves)
+
+
+def _add_en_passant(pos: Position, kind, sq: int, to: int, side: int, moves: list[Move]) -> None:
+    """The en-passant capture onto `to`, when the pawn that passed it is still there, an enemy, and not shielded."""
+    victim = pos.ep_victim
+    if victim >= 0 and pos.occ[victim] == 1 - side and victim not in pos.shielded:
+        _add_promotions(pos, kind, sq, to, side, Kind.EN_PASSANT, victim, moves)
 
 
 def _merged(out: list) -> list:
@@ -165,17 +205,19 @@ def legal_moves(pos: Position) -> list[Move]:
     side = pos.turn
     moves = pseudo_moves(pos, side)
     checked, sensitive = check_info(pos, side)
-    types, piece = pos.types.types, pos.piece
-    quiet_ok = not checked and not pos.must_move
-    legal = []
-    for m in moves:
-        if quiet_ok and m.kind == Kind.NORMAL and m.frm not in sensitive and m.to not in sensitive:
-            kind = types[piece[m.frm]]
-            if not (kind.royal or kind.immobilize or kind.dazzle):
-                legal.append(m)
-                continue
-        if _safe_after(pos, m, side):
-            legal.append(m)
+    if checked or pos.must_move:
+        legal = [m for m in moves if _safe_after(pos, m, side)]
+    else:
+        # Not in check: an ordinary move is safe unless it leaves or enters a square on a line to a
+        # royal (`sensitive`) or moves a piece whose move changes attacks (a royal, a Hyena, a Dazzler).
+        risky = sensitive.union(pos.royals[side])
+        if pos.types.immobilizers or pos.types.dazzlers:
+            types, piece = pos.types.types, pos.piece
+            risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
+        legal = [
+            m for m in moves  # m[0], m[1], m[2]: frm, to, kind (indexing a tuple is faster than its field names)
+            if (m[2] == NORMAL and m[0] not in risky and m[1] not in sensitive) or _safe_after(pos, m, side)
+        ]
     if pos.must_move:
         forced = [m for m in legal if m.frm in pos.must_move]
         if forced:

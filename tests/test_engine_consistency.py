@@ -3,7 +3,8 @@
 
 - legal_moves (with its fast path for moves that cannot expose a royal) equals the brute-force
   filter that makes every pseudo-legal move and tests every royal;
-- the attack tables agree with the kernel's generic walker (`destinations`) for every piece;
+- the attack tables agree with the kernel's generic walker (`destinations`) for every piece, and so
+  do the moves generated from prebuilt walks (PieceType.walks) and the fast-path entries;
 - push/pop and FEN keep the position exactly.
 """
 
@@ -13,7 +14,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
+from engine.attacks import Mobility, mobility
 from engine.kernel import Reach, compile_movement, destinations
+from engine.move import Kind
 from engine.notation import format_fen, parse_fen
 from engine.rules import _safe_after, is_attacked, legal_moves, pseudo_moves
 from tests.positions import random_deal
@@ -37,6 +40,31 @@ def check_attacks_against_the_kernel(pos):
                 assert is_attacked(pos, target, by) == expected, (format_fen(pos), board.name(target))
 
 
+def check_moves_against_the_kernel(pos):
+    """Each piece's destinations in pseudo_moves == the generic walker's over the piece's own rays."""
+    side = pos.turn
+    moves = pseudo_moves(pos, side)
+    victim = pos.ep_victim
+    ep_ok = victim >= 0 and pos.occ[victim] == 1 - side and victim not in pos.shielded
+    for sq in pos.squares[side]:
+        kind = pos.types[pos.piece[sq]]
+        piece = kind.piece
+        if piece.rank_captures or piece.rule_moves or kind.teleport is not None:
+            continue
+        if mobility(pos, sq) is not Mobility.FREE:
+            continue
+        rays = compile_movement(piece.movement, pos.board, side == 1)[sq]
+        reached = destinations(rays, pos.occ, side, not pos.moved[sq], frozenset(pos.ep))
+        expected = {
+            to for to, how in reached.items()
+            if how is Reach.MOVE
+            or (how is Reach.EN_PASSANT and ep_ok)
+            or (how is Reach.CAPTURE and not pos.types[pos.piece[to]].uncapturable and to not in pos.shielded)
+        }
+        got = {m.to for m in moves if m.frm == sq and m.kind in (Kind.NORMAL, Kind.EN_PASSANT)}
+        assert got == expected, (format_fen(pos), piece.id, pos.board.name(sq))
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**9), files=st.sampled_from([8, 10, 12]))
 def test_legal_moves_equal_the_brute_force_filter_on_random_full_catalogue_deals(seed, files):
@@ -51,6 +79,7 @@ def test_legal_moves_equal_the_brute_force_filter_on_random_full_catalogue_deals
             brute = forced or brute
         assert sorted(legal) == sorted(brute), format_fen(pos)
         check_attacks_against_the_kernel(pos)
+        check_moves_against_the_kernel(pos)
         if not legal:
             break
         pos.push(rng.choice(legal))
