@@ -91,7 +91,7 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
             if flags != F_MOVE_CAPTURE:
                 if flags & F_INITIAL and moved[sq]:
                     continue
-                if lame and (occ[lame[0]] != EMPTY or any(occ[x] != EMPTY for x in lame[1:])):
+                if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
                     continue
             for to, move in walk:
                 who = occ[to]
