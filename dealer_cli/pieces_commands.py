@@ -55,7 +55,8 @@ def _selection_options(command):
 @_selection_options
 @click.option("--format", "file_format", type=click.Choice([f.value for f in PieceFormat]), default=PieceFormat.STL.value,
               show_default=True, help="stl: one solid per file; 3mf: body, relief and code as separate parts, "
-              "for a second colour on a printer with a filament changer.")
+              "for a second colour on a printer with a filament changer; 3mf-prusa: the same parts as one "
+              "PrusaSlicer object, relief and code on extruder 2.")
 @catalogue_option
 def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, file_format, catalogue: Catalogue) -> None:
     """Write one STL (or 3MF) per piece (named by id), validated watertight, for printing without supports."""
@@ -64,7 +65,7 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, fi
     folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
         paths = write_piece_files(chosen, folder, options, file_format, progress=lambda _: bar.update(1))
-    click.echo(f"{len(paths)} {file_format.value.upper()} files in {folder}")
+    click.echo(f"{len(paths)} {file_format.suffix.upper()} files in {folder}")
 
 
 @click.command("plate")

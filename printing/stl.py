@@ -123,10 +123,17 @@ def _binary_mode():
 
 
 class PieceFormat(Enum):
-    """What `dealer pieces` writes: one solid per STL, or a 3MF with the parts for multi-colour printing."""
+    """What `dealer pieces` writes: one solid per STL, or a 3MF with the parts for multi-colour printing
+    (the 3MF standard's components, or PrusaSlicer's own multi-part object)."""
 
     STL = "stl"
     THREEMF = "3mf"
+    PRUSA_3MF = "3mf-prusa"
+
+    @property
+    def suffix(self) -> str:
+        """The file name extension."""
+        return "stl" if self is PieceFormat.STL else "3mf"
 
 
 def write_piece_stl(path: str | Path, model: PieceModel) -> MeshCheck:
@@ -143,10 +150,12 @@ def write_piece_files(
     write = write_piece_stl
     if file_format is PieceFormat.THREEMF:
         from printing.threemf import write_piece_3mf as write  # trimesh and lxml load only for a 3MF
+    elif file_format is PieceFormat.PRUSA_3MF:
+        from printing.threemf import write_piece_prusa_3mf as write
 
     paths = []
     for piece in pieces:
-        path = out_path(out_dir, f"{piece.id}.{file_format.value}")
+        path = out_path(out_dir, f"{piece.id}.{file_format.suffix}")
         write(path, build_piece(piece, options))
         paths.append(path)
         if progress is not None:

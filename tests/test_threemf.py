@@ -1,10 +1,14 @@
 """Multi-colour pieces: the 3MF of a piece holds its body, relief and code as separate closed parts of
-one object, which do not overlap and together make exactly the STL's solid."""
+one object, which do not overlap and together make exactly the STL's solid; the PrusaSlicer layout
+holds the same parts as named triangle ranges of one mesh, and PrusaSlicer (where installed) loads
+it as one object of three parts."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import shutil
+import subprocess
 import zipfile
 from xml.etree import ElementTree
 
@@ -18,7 +22,7 @@ from dealer_cli import cli
 from pieces.catalogue import load_catalogue
 from pieces.model import ModelOptions, Part, build_piece
 from printing.stl import PieceFormat, write_piece_files
-from printing.threemf import ThreemfError, write_piece_3mf
+from printing.threemf import PART_EXTRUDERS, ThreemfError, prusa_part_ranges, write_piece_3mf, write_piece_prusa_3mf
 
 CATALOGUE = load_catalogue()
 KINDS = ["knight", "rook", "king", "standard-pawn"]  # a leaper, a rider, a royal, a pawn
@@ -122,7 +126,54 @@ def test_dealer_pieces_writes_3mf_on_request_and_stl_by_default(tmp_path):
     result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--square-mm", "40", "--out", str(tmp_path)])
     assert result.exit_code == 0 and sorted(p.name for p in folder.iterdir()) == ["wazir.3mf", "wazir.stl"]
     result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--format", "obj", "--out", str(tmp_path)])
-    assert result.exit_code == 2 and "'obj' is not one of 'stl', '3mf'" in result.output
+    assert result.exit_code == 2 and "'obj' is not one of 'stl', '3mf', '3mf-prusa'" in result.output
+
+
+@pytest.mark.parametrize("piece_id", ["knight", "king"])
+def test_the_prusaslicer_3mf_holds_the_same_parts_as_named_triangle_ranges_of_one_mesh(written, tmp_path, piece_id):
+    scene, _, _ = written[piece_id]
+    path = tmp_path / f"{piece_id}.3mf"
+    checks = write_piece_prusa_3mf(path, build_piece(CATALOGUE.get(piece_id)))
+    assert set(checks) == PART_NAMES
+    mesh = trimesh.load(path, process=False, force="mesh")
+    ranges = prusa_part_ranges(path)
+    assert [ranges[name][2] for name in ("body", "relief", "code")] == [1, 2, 2] == list(PART_EXTRUDERS.values())
+    assert sorted((first, last) for first, last, _ in ranges.values())[0][0] == 0
+    assert sum(last - first + 1 for first, last, _ in ranges.values()) == len(mesh.faces)
+    for name, (first, last, _) in ranges.items():
+        part = trimesh.Trimesh(mesh.vertices, mesh.faces[first:last + 1], process=True)
+        assert part.is_watertight and part.volume == pytest.approx(scene.geometry[name].volume, rel=1e-6), name
+
+
+def test_dealer_pieces_writes_the_prusaslicer_layout_on_request(tmp_path):
+    result = CliRunner().invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf-prusa", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "pieces-50mm" / "wazir.3mf"
+    assert "1 3MF files in" in result.output and set(prusa_part_ranges(path)) == PART_NAMES
+
+
+@pytest.mark.skipif(shutil.which("prusa-slicer") is None, reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")
+def test_prusaslicer_loads_the_prusa_layout_as_one_object_of_three_parts_and_the_standard_one_as_three_objects(tmp_path):
+    """PrusaSlicer re-saves what it loaded as its own project: its model config shows objects and parts."""
+    model = build_piece(CATALOGUE.get("wazir"))
+    write_piece_prusa_3mf(tmp_path / "prusa.3mf", model)
+    write_piece_3mf(tmp_path / "standard.3mf", model)
+    loaded = {}
+    for name in ("prusa", "standard"):
+        resaved = tmp_path / f"{name}-resaved.3mf"
+        subprocess.run(
+            ["prusa-slicer", "--export-3mf", "--output", str(resaved), str(tmp_path / f"{name}.3mf")],
+            check=True, capture_output=True, timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        )
+        with zipfile.ZipFile(resaved) as archive:
+            config = ElementTree.fromstring(archive.read("Metadata/Slic3r_PE_model.config"))
+        loaded[name] = [
+            [{m.get("key"): m.get("value") for m in volume.iter("metadata")} for volume in obj.iter("volume")]
+            for obj in config.iter("object")
+        ]
+    (prusa_object,) = loaded["prusa"]
+    assert [(v["name"], v["extruder"]) for v in prusa_object] == [("body", "1"), ("relief", "2"), ("code", "2")]
+    assert sorted(v["name"] for (v,) in loaded["standard"]) == sorted(PART_NAMES)
 
 
 def _add():
