@@ -66,12 +66,12 @@ def write_piece_prusa_3mf(path: str | Path, model: PieceModel) -> dict[str, Mesh
     path = Path(path)
     parts = {part.value: mesh_arrays(solid) for part, solid in model.parts.items()}
     bodies = {part.value: len(solid.decompose()) for part, solid in model.parts.items()}
-    vertices, faces, ranges, offset = [], [], {}, 0
-    for name, (part_vertices, part_faces) in parts.items():
-        ranges[name] = (sum(len(f) for f in faces), sum(len(f) for f in faces) + len(part_faces) - 1)
+    vertices, faces, ranges, first_vertex, first_face = [], [], {}, 0, 0
+    for name, (part_vertices, part_faces) in parts.items():  # one mesh: the parts' triangles one after another
+        ranges[name] = (first_face, first_face + len(part_faces) - 1)
         vertices.append(part_vertices)
-        faces.append(np.asarray(part_faces) + offset)
-        offset += len(part_vertices)
+        faces.append(np.asarray(part_faces) + first_vertex)
+        first_vertex, first_face = first_vertex + len(part_vertices), first_face + len(part_faces)
     mesh = trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
     written = mesh.export(file_type="3mf")
     data = _with_prusa_config(written, model.piece_id, ranges)
