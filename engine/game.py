@@ -281,7 +281,7 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
     flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
     push = _push_entries(piece, board) if piece.has(Rule.PUSH) else None
     teleport = tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None
-    zone = tuple(tuple(bool(promo) and _rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
+    zone = tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
     walkable = flee is None and push is None and teleport is None and not any(overlap) and all(
         ray is None for side_fast in fast for entries in side_fast for _, _, ray in entries
     )  # every ray plain: its moves can be built in advance (square_walks)

@@ -32,16 +32,20 @@ class ThreemfError(DealerError):
 
 def write_piece_3mf(path: str | Path, model: PieceModel) -> dict[str, MeshCheck]:
     """Write one piece as a 3MF atomically; validate every part as read back, raise ThreemfError if one is not a solid."""
-    path = Path(path)
     meshes = {part.value: trimesh.Trimesh(*mesh_arrays(solid), process=False) for part, solid in model.parts.items()}
+    return _write_checked(Path(path), model, _scene(model.piece_id, meshes).export(file_type="3mf"), _read_back)
+
+
+def _write_checked(path: Path, model: PieceModel, data: bytes, read_back) -> dict[str, MeshCheck]:
+    """Write a piece's 3MF bytes atomically, keeping the file only if `read_back` finds every part a valid solid."""
     bodies = {part.value: len(solid.decompose()) for part, solid in model.parts.items()}
     checks: dict[str, MeshCheck] = {}
 
     def validate(written_path: Path) -> None:
         checks.clear()
-        checks.update(_read_back(written_path, f"{path}: {model.piece_id}", bodies))
+        checks.update(read_back(written_path, f"{path}: {model.piece_id}", bodies))
 
-    write_atomic(path, _scene(model.piece_id, meshes).export(file_type="3mf"), check=validate)
+    write_atomic(path, data, check=validate)
     return checks
 
 
@@ -63,9 +67,7 @@ _CORE = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
 
 def write_piece_prusa_3mf(path: str | Path, model: PieceModel) -> dict[str, MeshCheck]:
     """Write one piece as a PrusaSlicer multi-part object atomically; validate every part as read back."""
-    path = Path(path)
     parts = {part.value: mesh_arrays(solid) for part, solid in model.parts.items()}
-    bodies = {part.value: len(solid.decompose()) for part, solid in model.parts.items()}
     vertices, faces, ranges, first_vertex, first_face = [], [], {}, 0, 0
     for name, (part_vertices, part_faces) in parts.items():  # one mesh: the parts' triangles one after another
         ranges[name] = (first_face, first_face + len(part_faces) - 1)
@@ -73,16 +75,8 @@ def write_piece_prusa_3mf(path: str | Path, model: PieceModel) -> dict[str, Mesh
         faces.append(np.asarray(part_faces) + first_vertex)
         first_vertex, first_face = first_vertex + len(part_vertices), first_face + len(part_faces)
     mesh = trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
-    written = mesh.export(file_type="3mf")
-    data = _with_prusa_config(written, model.piece_id, ranges)
-    checks: dict[str, MeshCheck] = {}
-
-    def validate(written_path: Path) -> None:
-        checks.clear()
-        checks.update(_read_back_prusa(written_path, f"{path}: {model.piece_id}", bodies))
-
-    write_atomic(path, data, check=validate)
-    return checks
+    data = _with_prusa_config(mesh.export(file_type="3mf"), model.piece_id, ranges)
+    return _write_checked(Path(path), model, data, _read_back_prusa)
 
 
 def _mesh_object_id(archive: zipfile.ZipFile) -> str:
