@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from dealer_cli.common import catalogue_option
-from engine.deal_record import cards_in_play, read_deal_file
+from engine.dealing.deal_file import cards_in_play, read_deal_file
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
 from printing.card_jobs import (

@@ -6,8 +6,8 @@ import click
 
 from dealer_cli.common import catalogue_option, echo_json
 from engine.board import parse_board_size
-from engine.probe import Offsets, probe
-from engine.values import piece_value
+from engine.measure.probe import Offsets, probe
+from engine.measure.values import piece_value
 from pieces.catalogue import Catalogue, Group, PieceDef
 
 

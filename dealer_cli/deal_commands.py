@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from dealer_cli.common import WholeNumber, catalogue_option, echo_json
-from engine.arrangement import Choice, arrange, load_choices, parse_rows
-from engine.deal_record import DealtGame, deal_json
-from engine.dealing import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
-from engine.deck import load_deck, starter_deck
+from engine.dealing.arrangement import Choice, arrange, load_choices, parse_rows
+from engine.dealing.deal_file import DealtGame, deal_json
+from engine.dealing.deal import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
+from engine.dealing.deck import load_deck, starter_deck
 from engine.rng import fresh_seed
 from engine.setup import starting_fen
 from pieces.catalogue import Catalogue

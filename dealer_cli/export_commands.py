@@ -28,7 +28,7 @@ def diagram_command(names, deal_file, pieces, out_file, catalogue: Catalogue) ->
 
     Of GAME, of a saved deal (--deal FILE), or of some pieces alone (--piece ID [ID ...]).
     """
-    from engine.export_diagram import diagram_for, diagram_page
+    from engine.exports.diagram import diagram_for, diagram_page
     from printing.files import write_atomic
 
     game, piece_ids = _source(names, deal_file, pieces)
@@ -68,7 +68,7 @@ def fsf_command(game, deal_file, name, out_file, catalogue: Catalogue) -> None:
 
     What FSF cannot play is listed in comments at the top, with a warning; exit 1 if nothing playable is left.
     """
-    from engine.export_fsf import ExportError, fsf_section
+    from engine.exports.fsf import ExportError, fsf_section
     from printing.files import write_atomic
 
     position, default_name = _start(game, deal_file, catalogue)
@@ -92,7 +92,7 @@ def _start(game: str | None, deal_file: str | None, catalogue: Catalogue):
     from engine.notation import parse_fen
 
     if deal_file is not None:
-        from engine.deal_record import read_deal_file
+        from engine.dealing.deal_file import read_deal_file
 
         deal = read_deal_file(deal_file)
         return parse_fen(deal.fen, load_game(deal.game), catalogue), f"dealers-seed-{deal.seed}"

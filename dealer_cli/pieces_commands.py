@@ -10,7 +10,7 @@ import click
 from dealer_cli.common import catalogue_option
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
-from pieces.model import DEFAULT_SQUARE_MM, ModelOptions
+from pieces.model3d.model import DEFAULT_SQUARE_MM, ModelOptions
 from printing.files import check_target, file_stem, out_path, prepare_out_dir
 from printing.plates import (
     DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,

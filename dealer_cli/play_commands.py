@@ -1,6 +1,6 @@
 """`dealer play`: the referee beside a real board, one game from the deal to the last move.
 
-A terminal (standard input a terminal) gets a drawn board and line editing (dealer_cli.play_terminal);
+A terminal (standard input a terminal) gets a drawn board and line editing (dealer_cli.terminal.prompt);
 otherwise one move or command is read per line, one line is printed per event, and the last line is
 `result: <1-0|0-1|1/2-1/2|*> (<reason>)`. The game is saved as a PGN record after every move.
 """
@@ -16,8 +16,8 @@ import click
 
 from engine.errors import RecordError
 from engine.notation import format_fen
-from engine.session import Report, Session
-from engine.session_state import SessionState, session_state
+from engine.session.session import Report, Session
+from engine.session.state import SessionState, session_state
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 
@@ -46,7 +46,7 @@ class Saver:
     def save(self, session: Session, path: Path | None = None) -> Path:
         """Write the session's record atomically: never over a damaged record, nor over another file's game."""
         from engine.record import format_record
-        from engine.session_record import session_record
+        from engine.session.record import session_record
         from printing.records import reserve_record, save_text
 
         text = format_record(session_record(session))
@@ -219,16 +219,16 @@ def open_session(game: str | None, deal_file: str | None, fen: str | None, resum
         if game or deal_file or fen or clock:
             raise click.UsageError("--resume FILE continues a saved game: give no GAME, --deal, --fen or --clock with it")
         from engine.record import read_record
-        from engine.session_record import session_from_record
+        from engine.session.record import session_from_record
 
         return session_from_record(read_record(resume), TIME_SOURCE, resume), Path(resume)
     if (game is None) == (deal_file is None):
         raise click.UsageError("name a GAME (e.g. chess, dealers-8x8) or give --deal FILE (or --resume FILE)")
-    from engine.session_clock import TimeControl
+    from engine.session.clock import TimeControl
 
     control = TimeControl.parse(clock) if clock else None
     if deal_file is not None:
-        from engine.deal_record import read_deal_file
+        from engine.dealing.deal_file import read_deal_file
 
         return Session.from_deal(read_deal_file(deal_file), fen, catalogue, control, TIME_SOURCE), None
     return Session.new(game, fen, catalogue, control, TIME_SOURCE), None
@@ -252,7 +252,7 @@ def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_
     session, resumed = open_session(game, deal_file, fen, resume_file, clock, catalogue)
     saver = start_saver(session, save_file, resumed)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from dealer_cli.play_terminal import play_in_terminal
+        from dealer_cli.terminal.prompt import play_in_terminal
 
         play_in_terminal(session, saver, resumed is not None)
         return

@@ -1,6 +1,6 @@
 """`dealer serve`: the game session of `dealer play` as a web page for a phone or tablet beside the board.
 
-uvicorn serves the Starlette application of dealer_cli.web_app on 127.0.0.1 unless --host says
+uvicorn serves the Starlette application of dealer_cli.web.app on 127.0.0.1 unless --host says
 otherwise; the game is saved to the same PGN record as `dealer play`, so either can resume it.
 """
 
@@ -39,7 +39,7 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
     """Serve the game as a web page: tap a piece to see its moves, tap a square to play."""
     import uvicorn
 
-    from dealer_cli.web_app import Table, create_app
+    from dealer_cli.web.app import Table, create_app
     from pieces.catalogue import load_catalogue
 
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None

@@ -74,7 +74,7 @@ def load_position(
 
 def _read_deal(path: str):
     """(game, fen) of a saved deal file, read through the one validated deal reader."""
-    from engine.deal_record import read_deal_file
+    from engine.dealing.deal_file import read_deal_file
     from engine.game import load_game
 
     data = read_deal_file(path)

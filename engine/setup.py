@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from engine.castling import grant_castling_rights
-from engine.deal_record import DealtGame
+from engine.dealing.deal_file import DealtGame
 from engine.errors import GameError
 from engine.game import GameDef, default_catalogue, load_game
 from engine.notation import format_fen, parse_fen, piece_letters, placement_field

@@ -10,9 +10,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.deal_record import DealtGame
-from engine.dealing import hand_value
-from engine.values import piece_value
+from engine.dealing.deal_file import DealtGame
+from engine.dealing.deal import hand_value
+from engine.measure.values import piece_value
 from pieces.catalogue import Catalogue
 from printing.files import write_atomic
 

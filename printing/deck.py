@@ -10,7 +10,7 @@ from cards.face import FaceInfo, blank_face, card_face
 from cards.legend import legend_card
 from cards.primitives import Drawing
 from cards.theme import NEUTRAL
-from engine.values import piece_value
+from engine.measure.values import piece_value
 from pieces.catalogue import Catalogue, Group, PieceDef
 from pieces.errors import DealerError
 

@@ -127,7 +127,7 @@ def _previews(ctx: KitContext) -> list[Path]:
 
 def _pieces3d(ctx: KitContext) -> list[Path]:
     """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
-    from pieces.model import ModelOptions
+    from pieces.model3d.model import ModelOptions
     from printing.plates import plates_folder, write_plates
     from printing.stl import pieces_folder, write_piece_stls
 

@@ -69,7 +69,7 @@ def _cropped(path: Path) -> Image.Image | None:
 
 
 def _picture(piece: PieceDef, out_dir: Path) -> Image.Image | None:
-    from pieces.model import ModelError
+    from pieces.model3d.model import ModelError
     from printing.render_cache import cached_render_png, default_cache_dir
 
     try:

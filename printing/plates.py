@@ -13,11 +13,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine.deal_record import read_deal_file
+from engine.dealing.deal_file import read_deal_file
 from engine.game import load_game
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
-from pieces.model import ModelOptions, build_piece
+from pieces.model3d.model import ModelOptions, build_piece
 from printing.files import out_path, write_atomic
 from printing.stl import triangles_of, write_stl
 

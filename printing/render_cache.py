@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image
 
 from pieces.catalogue import PieceDef
-from pieces.render import View, render_piece
+from pieces.model3d.render import View, render_piece
 from printing.files import out_path, write_atomic
 
 GEOMETRY_VERSION = "pieces3d-6"  # bump when the model or renderer changes what a picture looks like

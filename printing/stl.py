@@ -17,7 +17,7 @@ from stl import mesh as stl_mesh
 
 from pieces.catalogue import PieceDef
 from pieces.errors import DealerError
-from pieces.model import ModelOptions, PieceModel, build_piece
+from pieces.model3d.model import ModelOptions, PieceModel, build_piece
 from printing.files import out_path, write_atomic
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import trimesh
 
 from pieces.errors import DealerError
-from pieces.model import PieceModel, mesh_arrays
+from pieces.model3d.model import PieceModel, mesh_arrays
 from printing.files import write_atomic
 from printing.stl import MeshCheck, check_triangles, triangles_of
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine.board import board_of
 from engine.kernel import compile_movement
-from engine.probe import probe
+from engine.measure.probe import probe
 from pieces.betza import parse_terms
 from pieces.catalogue import Group, PieceDef, load_catalogue
 from pieces.errors import BetzaError

@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from engine.arrangement import Choice, arrange, placement, royal_file
-from engine.deck import Deck, DeckError, load_deck, starter_deck
-from engine.dealing import DealError, balanced_deal, deal, deck_for, find_procedure, hand_value, load_procedures
+from engine.dealing.arrangement import Choice, arrange, placement, royal_file
+from engine.dealing.deck import Deck, DeckError, load_deck, starter_deck
+from engine.dealing.deal import DealError, balanced_deal, deal, deck_for, find_procedure, hand_value, load_procedures
 from engine.rng import SplitMix64
-from engine.values import piece_value
+from engine.measure.values import piece_value
 from pieces.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()

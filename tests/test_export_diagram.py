@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from dealer_cli import cli
 from engine.board import parse_board_size
-from engine.export_diagram import diagram_page, game_diagram
+from engine.exports.diagram import diagram_page, game_diagram
 from pieces.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -103,7 +103,7 @@ def test_a_deal_lists_each_piece_once_with_its_catalogue_betza_and_squares(tmp_p
     assert f"files={board.files}" in lines and "symmetry=none" in lines
     on_board = _squares_from_fen(deal["fen"], board.files)
     assert {code for code, _ in on_board} <= set(pieces)
-    readings = {"N0": "NN", "(1,4)": "FX"}  # the diagram's spellings of the same moves (engine/export_diagram.py)
+    readings = {"N0": "NN", "(1,4)": "FX"}  # the diagram's spellings of the same moves (engine/exports/diagram.py)
     for code, (name, _, betza, _, squares) in pieces.items():
         piece = BY_CODE[code]
         expected = piece.betza

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from engine.export_fsf import fsf_section
+from engine.exports.fsf import fsf_section
 from engine.move import Kind
 from engine.notation import format_fen, parse_fen
 from engine.perft import perft
@@ -173,7 +173,7 @@ def test_perft_of_exported_deals_agrees_with_fairy_stockfish(seed, files, two_ro
 
 def expressible_pieces() -> list[str]:
     """Catalogue pieces whose whole XBetza the export writes for FSF, without a rule FSF lacks."""
-    from engine.export_fsf import fsf_betza
+    from engine.exports.fsf import fsf_betza
     from engine.game import default_catalogue
 
     return [p.id for p in default_catalogue() if not fsf_betza(p)[1] and not p.rules and not p.is_royal]
@@ -226,7 +226,7 @@ def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
     from click.testing import CliRunner
 
     from dealer_cli import cli
-    from engine.deal_record import read_deal_file
+    from engine.dealing.deal_file import read_deal_file
     from engine.game import load_game
 
     deal_file = tmp_path / "deal.json"

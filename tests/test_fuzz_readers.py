@@ -17,10 +17,10 @@ from typing import Any, Callable
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine.arrangement import arrange, load_choices
-from engine.deal_record import cards_in_play, read_deal_file
-from engine.dealing import balanced_deal, deck_for, find_procedure
-from engine.deck import load_deck, starter_deck
+from engine.dealing.arrangement import arrange, load_choices
+from engine.dealing.deal_file import cards_in_play, read_deal_file
+from engine.dealing.deal import balanced_deal, deck_for, find_procedure
+from engine.dealing.deck import load_deck, starter_deck
 from engine.game import read_game_file
 from pieces.catalogue import Catalogue, load_catalogue, read_catalogue_file
 from pieces.datafile import read_toml

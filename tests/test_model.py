@@ -12,11 +12,11 @@ import trimesh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.probe import probe
+from engine.measure.probe import probe
 from pieces.catalogue import Group, Rule, load_catalogue
-from pieces.model import MIN_PITCH_MM, ModelError, ModelOptions, build_piece, identity_signature, size_limits
-from pieces.model_body import Family, family_of
-from pieces.model_emblem import Shape, emblem_of
+from pieces.model3d.model import MIN_PITCH_MM, ModelError, ModelOptions, build_piece, identity_signature, size_limits
+from pieces.model3d.body import Family, family_of
+from pieces.model3d.emblem import Shape, emblem_of
 from pieces.movement import parse_movement
 from printing.stl import check_triangles, triangles_of, write_piece_stls
 

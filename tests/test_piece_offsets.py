@@ -13,7 +13,7 @@ import pytest
 
 from engine.board import board_of
 from engine.kernel import EMPTY, Reach, compile_movement, destinations
-from engine.probe import probe
+from engine.measure.probe import probe
 from pieces.catalogue import load_catalogue
 
 Offset = tuple[int, int]

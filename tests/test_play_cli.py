@@ -22,7 +22,7 @@ from engine.position import Position
 from engine.record import read_record
 from engine.rules import legal_moves, outcome
 from engine.rules import play as play_move
-from engine.session import Session
+from engine.session.session import Session
 from tests.positions import start_of
 
 GAMES = sorted(builtin_games())
@@ -132,7 +132,7 @@ def test_a_damaged_save_is_reported_and_never_overwritten():
 
 def test_a_record_damaged_during_the_game_is_left_alone():
     from dealer_cli.play_commands import Saver, play_script
-    from engine.session import Session
+    from engine.session.session import Session
 
     session, path = Session.new("chess"), Path("g.pgn")
     saver = Saver(path)
@@ -182,8 +182,8 @@ def _seconds(text: str) -> float:
 
 def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
     from dealer_cli.play_commands import Saver, play_script
-    from engine.session import Session
-    from engine.session_clock import TimeControl
+    from engine.session.session import Session
+    from engine.session.clock import TimeControl
 
     now = [0.0]
     session = Session.new("chess", control=TimeControl.parse("1+0"), now=lambda: now[0])

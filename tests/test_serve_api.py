@@ -19,11 +19,11 @@ from starlette.testclient import TestClient
 from dealer_cli import cli
 from dealer_cli.play_commands import Saver, play_script, start_saver
 from dealer_cli.serve_commands import _listen, _reach
-from dealer_cli.web_app import STALE, Table, create_app
+from dealer_cli.web.app import STALE, Table, create_app
 from engine.notation import format_fen
 from engine.record import read_record
-from engine.session import Session
-from engine.session_record import session_from_record
+from engine.session.session import Session
+from engine.session.record import session_from_record
 from pieces.errors import DealerError
 from printing.pictures import PICTURE_PX
 from printing.render_cache import default_cache_dir, render_key

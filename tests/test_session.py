@@ -10,16 +10,16 @@ import pytest
 from click.testing import CliRunner
 
 from dealer_cli import cli
-from engine.deal_record import read_deal_file
+from engine.dealing.deal_file import read_deal_file
 from engine.errors import IllegalMoveError, NotationError
 from engine.notation import format_fen
 from engine.record import format_record, parse_record
-from engine.session import Session, SessionError
-from engine.session_choices import ChoiceKind
-from engine.session_clock import ClockError, TimeControl, format_seconds
-from engine.session_events import EventKind
-from engine.session_state import session_state
-from engine.session_record import session_from_record, session_record
+from engine.session.session import Session, SessionError
+from engine.session.choices import ChoiceKind
+from engine.session.clock import ClockError, TimeControl, format_seconds
+from engine.session.events import EventKind
+from engine.session.state import session_state
+from engine.session.record import session_from_record, session_record
 
 
 class FakeTime:

@@ -12,8 +12,8 @@ from PIL import Image
 
 from dealer_cli import cli
 from pieces.catalogue import load_catalogue
-from pieces.model import ModelOptions, build_piece
-from pieces.render import render_piece
+from pieces.model3d.model import ModelOptions, build_piece
+from pieces.model3d.render import render_piece
 from printing import render_cache
 from printing.plates import PlateError, parse_bed, plan_plates, write_plates
 from printing.stl import StlError, check_triangles, triangles_of, write_stl
@@ -202,7 +202,7 @@ def test_any_packing_keeps_every_piece_on_its_bed_and_apart(diameters, bed, spac
 
 
 def test_the_code_font_has_every_capital_inside_its_box():
-    from pieces.model_font import GLYPHS, text_section, text_width_mm
+    from pieces.model3d.font import GLYPHS, text_section, text_width_mm
 
     assert sorted(GLYPHS) == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
     for letter in GLYPHS:

@@ -1,1 +1,1 @@
-"""The board page of `dealer serve`: index.html, board.css and board.js, served as they are (no build step)."""
+"""The board page of `dealer serve`: the Starlette app (app) over a session, and the page itself in static/ (no build step)."""

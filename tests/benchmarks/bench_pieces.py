@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from pieces.catalogue import load_catalogue
-from pieces.model import ModelOptions, _build_cached, build_piece
-from pieces.render import render_piece
+from pieces.model3d.model import ModelOptions, _build_cached, build_piece
+from pieces.model3d.render import render_piece
 from printing.stl import triangles_of, write_stl
 
 

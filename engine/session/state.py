@@ -8,8 +8,8 @@ from engine.attacks import in_check
 from engine.game import Promotion
 from engine.notation import format_fen
 from engine.position import SIDE_NAMES
-from engine.session import Session
-from engine.session_choices import Choice
+from engine.session.session import Session
+from engine.session.choices import Choice
 
 
 @dataclass(frozen=True, slots=True)

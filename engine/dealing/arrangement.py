@@ -13,8 +13,8 @@ from typing import Annotated, Sequence
 import msgspec
 
 from engine.board import MAX_FILES, Board
-from engine.dealing import Army, Deal, DealError, ExtraRow, Procedure
-from engine.values import piece_value
+from engine.dealing.deal import Army, Deal, DealError, ExtraRow, Procedure
+from engine.measure.values import piece_value
 from pieces.catalogue import Catalogue, PieceDef
 from pieces.datafile import Id, read_toml
 

@@ -17,10 +17,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line, status_lines
-from engine.session import Session
-from engine.session_clock import format_seconds
-from engine.session_events import Event, EventKind
-from engine.session_state import SessionState, session_state
+from engine.session.session import Session
+from engine.session.clock import format_seconds
+from engine.session.events import Event, EventKind
+from engine.session.state import SessionState, session_state
 from pieces.errors import DealerError
 
 LIGHT, DARK = "on #b89a74", "on #7d5f46"

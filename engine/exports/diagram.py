@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from engine.castling import castling_targets
-from engine.deal_record import DealFile, read_deal_file
+from engine.dealing.deal_file import DealFile, read_deal_file
 from engine.game import Captured, Castling, GameDef, Promotion, default_catalogue, load_game
 from engine.notation import parse_fen
 from engine.position import Position

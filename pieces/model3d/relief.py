@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from manifold3d import CrossSection, JoinType, OpType
 
-from pieces.model_emblem import Bar, Emblem, Marker, Point, Shape
+from pieces.model3d.emblem import Bar, Emblem, Marker, Point, Shape
 
 PIT_RADIUS_MM = 0.5
 CLEARANCE_MM = 0.45  # between a pit and any raised symbol

@@ -17,7 +17,7 @@ from engine.move import Kind, Move
 from engine.notation import format_move, format_san, parse_move
 from engine.position import Position
 from engine.rules import promotion_choices
-from engine.session_events import side_name
+from engine.session.events import side_name
 
 FROM_TO = re.compile(r"^([a-p]\d{1,2})\s*[-x:]?\s*([a-p]\d{1,2})$")
 CASTLE_SAN = re.compile(r"^[o0]-[o0](-[o0])?[+#]?$")

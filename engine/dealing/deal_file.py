@@ -8,8 +8,8 @@ from typing import Annotated
 
 import msgspec
 
-from engine.arrangement import Row, placement
-from engine.dealing import Army, Deal, DealError, ExtraRow, hand_value
+from engine.dealing.arrangement import Row, placement
+from engine.dealing.deal import Army, Deal, DealError, ExtraRow, hand_value
 from pieces.datafile import Id, Text, one_line, read_json
 
 DEAL_VERSION = 1  # the deal file format written here; a file without `version` is version 1

@@ -47,7 +47,7 @@ def render_piece(
     view: View = View(),
 ) -> np.ndarray:
     """The piece in three-quarter view as an RGBA uint8 array (height x width_px x 4), forward away from the viewer."""
-    from pieces.model import ModelOptions, build_piece
+    from pieces.model3d.model import ModelOptions, build_piece
 
     model = build_piece(piece, ModelOptions(square_mm=square_mm))
     vertices, normals, faces = smooth_mesh(model.solid)

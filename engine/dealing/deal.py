@@ -13,9 +13,9 @@ from importlib import resources
 from typing import Sequence
 
 from engine.board import Board, board_of
-from engine.deck import Deck, check_deck
+from engine.dealing.deck import Deck, check_deck
 from engine.rng import SplitMix64
-from engine.values import piece_value
+from engine.measure.values import piece_value
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 

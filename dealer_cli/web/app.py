@@ -18,12 +18,12 @@ from starlette.staticfiles import StaticFiles
 
 from dealer_cli.play_commands import Saver, run_line
 from engine.move import Kind
-from engine.session import Report, Session
-from engine.session_choices import Choice
-from engine.session_state import session_state
+from engine.session.session import Report, Session
+from engine.session.choices import Choice
+from engine.session.state import session_state
 from pieces.errors import DealerError
 
-PAGE_DIR = Path(__file__).with_name("web")
+PAGE_DIR = Path(__file__).with_name("static")  # the page, its script and style sheet
 COMMANDS = ("undo", "redo", "draw", "decline", "claim", "resign")  # what the page's buttons send
 STALE = "the game changed in another tab or window; the board is now up to date, try again"
 MAX_BODY_BYTES = 4096

@@ -2,7 +2,7 @@
 
 The terminal (`dealer play`) and the web page (`dealer serve`) are thin layers over `Session`:
 every action returns a Report of events (and, when the rules leave a choice, the Choice to ask).
-What to draw is in engine.session_state; the saved record in engine.session_record.
+What to draw is in engine.session.state; the saved record in engine.session.record.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from datetime import date
 from typing import Callable
 
 from engine import rules
-from engine.deal_record import DealFile
+from engine.dealing.deal_file import DealFile
 from engine.errors import NotationError
 from engine.game import GameDef, default_catalogue, load_game
 from engine.move import Move
 from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
 from engine.position import Position
 from engine.rules import Outcome, Result, legal_moves, outcome
-from engine.session_choices import (
+from engine.session.choices import (
     Choice, battle_choice, castle_choice, choice_for, promotion_choice, read_from_to, san_completions,
 )
-from engine.session_clock import Clock, TimeControl
-from engine.session_events import Event, EventKind, move_events, side_name, snapshot, turn_events
+from engine.session.clock import Clock, TimeControl
+from engine.session.events import Event, EventKind, move_events, side_name, snapshot, turn_events
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 
@@ -88,7 +88,7 @@ class Session:
     @classmethod
     def from_deal(cls, deal: DealFile, fen: str | None = None, catalogue: Catalogue | None = None,
                   control: TimeControl | None = None, now: Callable[[], float] = time.monotonic) -> Session:
-        """A game from a saved deal (`engine.deal_record.read_deal_file`): its game, start FEN, seed and board."""
+        """A game from a saved deal (`engine.dealing.deal_file.read_deal_file`): its game, start FEN, seed and board."""
         tags = {"DealSeed": str(deal.seed), "DealBoard": deal.procedure or deal.board}
         return cls.new(deal.game, fen or deal.fen, catalogue, control, now, tags)
 

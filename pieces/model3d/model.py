@@ -16,12 +16,12 @@ from manifold3d import CrossSection, Manifold, OpType
 
 from pieces.catalogue import Group, PieceDef
 from pieces.errors import DealerError
-from pieces.model_body import (
+from pieces.model3d.body import (
     MAX_FLARE, PROPORTIONS, BodySize, Family, body, body_size, family_of,
 )
-from pieces.model_emblem import Emblem, emblem_of
-from pieces.model_font import text_section, text_width_mm
-from pieces.model_relief import Layout, relief_sections
+from pieces.model3d.emblem import Emblem, emblem_of
+from pieces.model3d.font import text_section, text_width_mm
+from pieces.model3d.relief import Layout, relief_sections
 
 MIN_PITCH_MM = 2.0
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch

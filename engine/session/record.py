@@ -12,8 +12,8 @@ from engine.notation import parse_fen
 from engine.position import SIDE_NAMES
 from engine.record import GameRecord, record_of
 from engine.rules import Outcome, Result, outcome
-from engine.session import Session
-from engine.session_clock import Clock, TimeControl, format_hms, parse_hms
+from engine.session.session import Session
+from engine.session.clock import Clock, TimeControl, format_hms, parse_hms
 from pieces.errors import DealerError
 
 # Tags the session writes from its state; everything else in a record is kept as it was.

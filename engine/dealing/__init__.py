@@ -1,0 +1,1 @@
+"""Dealing: decks, the dealing procedures, arrangements of the dealt cards and deal files."""

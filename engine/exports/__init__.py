@@ -1,0 +1,1 @@
+"""Exports of a game or deal for other programs: Fairy-Stockfish and the Interactive Diagram."""

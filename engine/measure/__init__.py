@@ -1,0 +1,1 @@
+"""A piece measured alone on a board: its offsets (probe), its value (values) and its text card (describe)."""
