@@ -6,9 +6,10 @@ import click
 
 from dealer_cli.common import catalogue_option, echo_json
 from engine.board import parse_board_size
-from engine.measure.probe import Offsets, probe
+from engine.measure.describe import piece_json, piece_text
+from engine.measure.probe import probe
 from engine.measure.values import piece_value
-from pieces.catalogue import Catalogue, Group, PieceDef
+from pieces.catalogue import Catalogue, Group
 
 
 @click.command("catalogue")
@@ -47,63 +48,6 @@ def piece_command(piece_id: str, as_json: bool, catalogue: Catalogue) -> None:
         echo_json(piece_json(piece, offsets))
         return
     click.echo(piece_text(piece, offsets))
-
-
-def piece_text(piece: PieceDef, offsets: Offsets | None = None) -> str:
-    """What `dealer piece ID` prints: name, XBetza, value, rules, the card text and a text diagram."""
-    lines = [f"{piece.name} ({piece.id}, {piece.group.value}, code {piece.code})",
-             f"XBetza: {piece.betza}    value on 8x8: {piece_value(piece):.2f}"]
-    if piece.rules:
-        lines.append("Rules: " + ", ".join(sorted(rule.value for rule in piece.rules)))
-    lines += [click.wrap_text(piece.text, width=78), "", text_diagram(offsets or probe(piece))]
-    return "\n".join(lines)
-
-
-def piece_json(piece: PieceDef, offsets: Offsets) -> dict:
-    """The stable JSON form of one piece (see DESIGN: `dealer piece ID --json`)."""
-    return {
-        "id": piece.id,
-        "name": piece.name,
-        "group": piece.group.value,
-        "code": piece.code,
-        "betza": piece.betza,
-        "description": piece.text,
-        "rules": sorted(rule.value for rule in piece.rules),
-        "sets": list(piece.sets),
-        "games": list(piece.games),
-        "value": piece_value(piece),
-        "moves": [list(o) for o in offsets.moves],
-        "initial_moves": [list(o) for o in offsets.initial_moves],
-        "captures": [list(o) for o in offsets.captures],
-        "initial_captures": [list(o) for o in offsets.initial_captures],
-    }
-
-
-SYMBOLS = {
-    (True, True): "*", (True, False): "o", (False, True): "x",
-}
-LEGEND = "K piece   * move or capture   o move only   x capture only   i first move only   . empty"
-
-
-def text_diagram(offsets: Offsets) -> str:
-    """A character grid of the piece's moves, forward up, sized to its reach (at most 15x15)."""
-    moves, captures = set(offsets.moves), set(offsets.captures)
-    first = set(offsets.initial_moves) | set(offsets.initial_captures)
-    every = moves | captures | first
-    reach = max([2] + [max(abs(dx), abs(dy)) for dx, dy in every])
-    lines = []
-    for dy in range(reach, -reach - 1, -1):
-        row = []
-        for dx in range(-reach, reach + 1):
-            cell = (dx, dy)
-            if cell == (0, 0):
-                row.append("K")
-            elif cell in moves or cell in captures:
-                row.append(SYMBOLS[(cell in moves, cell in captures)])
-            else:
-                row.append("i" if cell in first else ".")
-        lines.append(" ".join(row))
-    return "\n".join(lines + ["", LEGEND])
 
 
 COMMANDS = (catalogue_command, piece_command)

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pieces.catalogue import Catalogue, load_catalogue
+
+if TYPE_CHECKING:
+    from engine.position import Position
+    from engine.session.session import Session
+
+TIME_SOURCE = time.monotonic  # the clock of `dealer play` and `dealer serve`; tests replace it
 
 
 def catalogue_option(command):
@@ -45,3 +54,56 @@ def echo_json(data: object) -> None:
 
 
 _PAIR = re.compile(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]")
+
+
+def load_position(
+    game_name: str | None, deal_file: str | None = None, fen: str | None = None,
+    moves: str | None = None, catalogue=None,
+) -> Position:
+    """The position a command works on: a game's start (or a deal file's, or a FEN), then moves played."""
+    from engine.dealing.deal_file import read_deal_file
+    from engine.errors import GameError
+    from engine.game import default_catalogue, load_game
+    from engine.notation import parse_fen, parse_move
+    from engine.rules import play
+
+    catalogue = catalogue or default_catalogue()
+    if deal_file is not None and game_name is not None:
+        raise GameError(f"name a game ({game_name!r}) or give --deal FILE, not both: the deal file names its game")
+    if deal_file is not None:
+        deal = read_deal_file(deal_file)
+        game = load_game(deal.game)
+        fen = deal.fen if fen is None else fen
+    elif game_name is not None:
+        game = load_game(game_name)
+    else:
+        raise GameError("name a game (e.g. chess, dealers-8x8) or give --deal FILE")
+    pos = parse_fen(game.start if fen is None else fen, game, catalogue)
+    for text in (moves or "").replace(";", ",").split(","):
+        if text.strip():
+            play(pos, parse_move(pos, text))
+    return pos
+
+
+def open_session(game: str | None, deal_file: str | None, fen: str | None, resume: str | None,
+                 clock: str | None, catalogue: Catalogue | None) -> tuple[Session, Path | None]:
+    """The session of `dealer play` and `dealer serve` and, when resuming, the record it came from."""
+    from engine.session.session import Session
+
+    if resume is not None:
+        if game or deal_file or fen or clock:
+            raise click.UsageError("--resume FILE continues a saved game: give no GAME, --deal, --fen or --clock with it")
+        from engine.record import read_record
+        from engine.session.record import session_from_record
+
+        return session_from_record(read_record(resume), TIME_SOURCE, resume), Path(resume)
+    if (game is None) == (deal_file is None):
+        raise click.UsageError("name a GAME (e.g. chess, dealers-8x8) or give --deal FILE (or --resume FILE)")
+    from engine.session.clock import TimeControl
+
+    control = TimeControl.parse(clock) if clock else None
+    if deal_file is not None:
+        from engine.dealing.deal_file import read_deal_file
+
+        return Session.from_deal(read_deal_file(deal_file), fen, catalogue, control, TIME_SOURCE), None
+    return Session.new(game, fen, catalogue, control, TIME_SOURCE), None

@@ -13,7 +13,7 @@ from engine.dealing.deal_file import DealtGame, deal_json
 from engine.dealing.deal import DealError, ExtraRow, balanced_deal, deck_for, find_procedure, hand_value, load_procedures
 from engine.dealing.deck import load_deck, starter_deck
 from engine.rng import fresh_seed
-from engine.setup import starting_fen
+from engine.dealing.start import starting_fen
 from pieces.catalogue import Catalogue
 from printing.files import check_target, out_path, prepare_out_dir, write_atomic
 

@@ -6,9 +6,9 @@ import time
 
 import click
 
-from dealer_cli.common import catalogue_option, echo_json
+from dealer_cli.common import catalogue_option, echo_json, load_position
 from engine.notation import format_fen, format_move, format_san
-from engine.perft import divide, load_position, moves_for_perft, perft
+from engine.perft import divide, moves_for_perft, perft
 from engine.rules import claimable_draw, in_check, outcome
 from pieces.catalogue import Catalogue
 

@@ -17,7 +17,7 @@ from printing.plates import (
     write_side_plates,
 )
 from printing.render_cache import write_render_png
-from printing.stl import PieceFormat, pieces_folder, write_piece_files
+from printing.piece_files import PieceFormat, pieces_folder, write_piece_files
 
 
 def select_pieces(catalogue: Catalogue, sets, games, piece_ids) -> list[PieceDef]:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from dealer_cli.play_commands import open_session, start_saver
+from dealer_cli.common import open_session
+from printing.records import start_saver
 from pieces.errors import DealerError
 
 DEFAULT_PORT = 8765

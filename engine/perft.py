@@ -43,39 +43,3 @@ def divide(pos: Position, depth: int, wrap=None, battle: bool = False) -> list[t
         rows.append((text, perft(pos, depth - 1, battle)))
         pos.pop()
     return rows
-
-
-def load_position(
-    game_name: str | None, deal_file: str | None = None, fen: str | None = None,
-    moves: str | None = None, catalogue=None,
-) -> Position:
-    """The position a command works on: a game's start (or a deal file's, or a FEN), then moves played."""
-    from engine.errors import GameError
-    from engine.game import default_catalogue, load_game
-    from engine.notation import parse_fen, parse_move
-    from engine.rules import play
-
-    catalogue = catalogue or default_catalogue()
-    if deal_file is not None and game_name is not None:
-        raise GameError(f"name a game ({game_name!r}) or give --deal FILE, not both: the deal file names its game")
-    if deal_file is not None:
-        game, deal_fen = _read_deal(deal_file)
-        fen = deal_fen if fen is None else fen
-    elif game_name is not None:
-        game = load_game(game_name)
-    else:
-        raise GameError("name a game (e.g. chess, dealers-8x8) or give --deal FILE")
-    pos = parse_fen(game.start if fen is None else fen, game, catalogue)
-    for text in (moves or "").replace(";", ",").split(","):
-        if text.strip():
-            play(pos, parse_move(pos, text))
-    return pos
-
-
-def _read_deal(path: str):
-    """(game, fen) of a saved deal file, read through the one validated deal reader."""
-    from engine.dealing.deal_file import read_deal_file
-    from engine.game import load_game
-
-    data = read_deal_file(path)
-    return load_game(data.game), data.fen

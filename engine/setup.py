@@ -1,14 +1,13 @@
-"""Start positions: a game's own, an explicit placement with hands, or a dealt game's (placement, hands, draw stack)."""
+"""Start positions: a game's own, or an explicit placement with hands, shared extras and a draw stack."""
 
 from __future__ import annotations
 
 from typing import Mapping, Sequence
 
 from engine.castling import grant_castling_rights
-from engine.dealing.deal_file import DealtGame
 from engine.errors import GameError
 from engine.game import GameDef, default_catalogue, load_game
-from engine.notation import format_fen, parse_fen, piece_letters, placement_field
+from engine.notation import parse_fen, piece_letters, placement_field
 from engine.position import DeckState, Position
 from pieces.catalogue import Catalogue
 
@@ -55,26 +54,3 @@ def _placement_fen(game: GameDef, placement: Mapping[str, tuple[str, str]], cata
             raise GameError(f"square {name}: side {side!r} is not allowed; allowed: white, black")
         grid[game.board.parse_square(name)] = piece_letters(catalogue.get(piece_id).code, side == "black")
     return placement_field(game.board, grid.get)
-
-
-def dealt_position(game: DealtGame, catalogue: Catalogue) -> Position:
-    """The engine position a deal sets up, with both hands, the shared extras and any draw stack."""
-    board = game.deal.procedure.board
-    placement = {board.name(square): (card, side) for square, (card, side) in game.squares().items()}
-    pawn_rank = len(game.white.rows) + 1
-    hands = {side: game.hand(side) for side in ("white", "black")}
-    return start_position(
-        game.deal.procedure.game,
-        placement,
-        hands=hands,
-        shared=game.deal.shared,
-        draw_stack=game.deal.draw_stack if game.big_deck else None,
-        deck_seed=game.deal.seed,
-        pawn_rank=pawn_rank,
-        catalogue=catalogue,
-    )
-
-
-def starting_fen(game: DealtGame, catalogue: Catalogue) -> str:
-    """The FEN of the position a deal sets up."""
-    return format_fen(dealt_position(game, catalogue))

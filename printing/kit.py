@@ -129,7 +129,7 @@ def _pieces3d(ctx: KitContext) -> list[Path]:
     """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
     from pieces.model3d.model import ModelOptions
     from printing.plates import plates_folder, write_plates
-    from printing.stl import pieces_folder, write_piece_stls
+    from printing.piece_files import pieces_folder, write_piece_stls
 
     chosen = ctx.catalogue.select(sets=["starter"])
     options = ModelOptions()

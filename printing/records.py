@@ -1,14 +1,17 @@
-"""Saving game records: atomically, and never over a record that is damaged."""
+"""Saving game records: atomically, never over a record that is damaged; the autosave of a game at the board."""
 
 from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from engine.errors import RecordError
 from engine.record import GameRecord, format_record, read_record
+from engine.session.record import session_record
+from engine.session.session import Session
 from printing.files import OutputError, write_atomic
 
 
@@ -68,3 +71,37 @@ def _current(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+@dataclass(slots=True)
+class Saver:
+    """The autosave: the record file, and the text last written to each file this game saved to."""
+
+    path: Path
+    written: str | None = None  # what the autosave file holds now, if this program wrote (or read) it
+    copies: dict[Path, str] = field(default_factory=dict)  # files named by `save FILE`, and their text
+
+    def save(self, session: Session, path: Path | None = None) -> Path:
+        """Write the session's record atomically: never over a damaged record, nor over another file's game."""
+        text = format_record(session_record(session))
+        if path is None or path == self.path:
+            self.written = save_text(self.path, text, self.written)
+            return self.path
+        if path not in self.copies:
+            self.copies[path] = save_text(reserve_record(path), text, "")
+        else:
+            self.copies[path] = save_text(path, text, self.copies[path])
+        return path
+
+
+def start_saver(session: Session, save_file: str | None, resumed: Path | None) -> Saver:
+    """The autosave: --save FILE (a new file), else the resumed record, else a new file under build/games."""
+    if save_file is not None and Path(save_file) != resumed:
+        saver = Saver(reserve_record(save_file), written="")
+    elif resumed is not None:
+        saver = Saver(resumed, written=resumed.read_text(encoding="utf-8"))
+    else:
+        saver = Saver(new_record_path("build/games", session.position.game.id), written="")
+    if saver.path != resumed:
+        saver.save(session)
+    return saver

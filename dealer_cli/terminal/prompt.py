@@ -16,12 +16,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from dealer_cli.play_commands import HANDLERS, Answer, Saver, run_line, status_lines
+from dealer_cli.terminal.text import status_lines
+from engine.session.commands import HANDLERS, Answer, run_line
 from engine.session.session import Session
 from engine.session.clock import format_seconds
 from engine.session.events import Event, EventKind
 from engine.session.state import SessionState, session_state
 from pieces.errors import DealerError
+from printing.records import Saver
 
 LIGHT, DARK = "on #b89a74", "on #7d5f46"
 LAST_LIGHT, LAST_DARK = "on #c8b45a", "on #9c8a3c"

@@ -16,12 +16,13 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from dealer_cli.play_commands import Saver, run_line
+from engine.session.commands import run_line
 from engine.move import Kind
 from engine.session.session import Report, Session
 from engine.session.choices import Choice
 from engine.session.state import session_state
 from pieces.errors import DealerError
+from printing.records import Saver
 
 PAGE_DIR = Path(__file__).with_name("static")  # the page, its script and style sheet
 COMMANDS = ("undo", "redo", "draw", "decline", "claim", "resign")  # what the page's buttons send

@@ -17,7 +17,8 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from dealer_cli import cli
-from dealer_cli.play_commands import Saver, play_script, start_saver
+from dealer_cli.terminal.script import play_script
+from printing.records import Saver, start_saver
 from dealer_cli.serve_commands import _listen, _reach
 from dealer_cli.web.app import STALE, Table, create_app
 from engine.notation import format_fen

@@ -132,7 +132,7 @@ def test_cards_import_only_pieces_and_write_no_files() -> None:
     import ast
     from pathlib import Path
 
-    files = list((Path(__file__).parents[1] / "cards").glob("*.py"))
+    files = list((Path(__file__).parents[2] / "cards").glob("*.py"))
     assert len(files) >= 8
     for path in files:
         tree = ast.parse(path.read_text())

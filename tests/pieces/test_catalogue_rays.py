@@ -2,7 +2,7 @@
 
 tests/data/catalogue-rays.json holds a digest of each movement's rays (both colours, every square)
 on 8x8, 12x12 and 15x15. After a deliberate change to the kernel or the catalogue, rewrite it with
-`.venv/bin/python tests/test_catalogue_rays.py` and say why in the commit.
+`.venv/bin/python -m tests.pieces.test_catalogue_rays` and say why in the commit.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.board import board_of
 from engine.kernel import compile_movement
 from pieces.catalogue import PieceDef, load_catalogue
 
-GOLDEN = Path(__file__).parent / "data" / "catalogue-rays.json"
+GOLDEN = Path(__file__).parents[1] / "data" / "catalogue-rays.json"
 SIZES = (8, 12, 15)
 
 

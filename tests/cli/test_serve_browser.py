@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 # `dealer deal --seed 5`: a line that ends in Black's checkmate (found by random play, checked by the referee)
 MATE_LINE = "c2c4 f8e6 a1b3 d7e5 b3d3 h8g6 g2g5 e6f8 d3c3 g6f4".split()

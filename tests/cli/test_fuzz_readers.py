@@ -29,7 +29,7 @@ from pieces.movement import parse_movement
 from printing.plates import deal_armies
 from printing.sheets import load_profile
 
-ASSETS = Path(__file__).parent.parent / "assets"
+ASSETS = Path(__file__).parents[2] / "assets"
 CATALOGUE = load_catalogue()
 FOLDER = Path(tempfile.mkdtemp(prefix="dealer-fuzz-"))
 SECONDS_PER_EXAMPLE = 1.0

@@ -131,7 +131,8 @@ def test_a_damaged_save_is_reported_and_never_overwritten():
 
 
 def test_a_record_damaged_during_the_game_is_left_alone():
-    from dealer_cli.play_commands import Saver, play_script
+    from dealer_cli.terminal.script import play_script
+    from printing.records import Saver
     from engine.session.session import Session
 
     session, path = Session.new("chess"), Path("g.pgn")
@@ -181,7 +182,8 @@ def _seconds(text: str) -> float:
 
 
 def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
-    from dealer_cli.play_commands import Saver, play_script
+    from dealer_cli.terminal.script import play_script
+    from printing.records import Saver
     from engine.session.session import Session
     from engine.session.clock import TimeControl
 

@@ -1,0 +1,149 @@
+"""The commands of a game at the board, shared by every interface: one line in, an Answer out.
+
+A line is a move (or the answer to a pending choice) or a command: moves, undo, redo, card, board,
+fen, save, draw, decline, claim, resign, help, quit. The terminal, a script and the web page all
+call run_line; how the game is saved is the interface's Autosave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from engine.measure.describe import piece_text
+from engine.notation import format_fen
+from engine.session.session import Report, Session
+from pieces.errors import DealerError
+
+HELP = """\
+a move        e2e4, e7e8=Q, Nf3, exd5, O-O, e1f1/h1; Spinal Tap's battle move: d3d4&e3e4
+moves [SQ]    the legal moves, or those of the piece on square SQ
+undo, redo    take back the last move, play it again
+card ID       a piece's rules text and diagram (catalogue id, code such as CH, or a square)
+board, fen    the board again; the position as FEN
+save [FILE]   save now (every move is saved anyway) and pause the clock
+draw          offer a draw, or accept the one offered; 'decline' refuses it
+claim         claim a draw (threefold repetition, fifty-move rule)
+resign        the side to move resigns
+help, quit    this text; leave (the game is saved: continue it with --resume FILE)"""
+
+
+class Autosave(Protocol):
+    """Where the game is saved: after every change, and to a file of the player's with `save FILE`."""
+
+    def save(self, session: Session, path: Path | None = None) -> Path:
+        """Save the session's record (to `path` when given); return where it went."""
+
+
+@dataclass(slots=True)
+class Answer:
+    """What one line did: its report, lines of text to show, whether to save and whether to stop."""
+
+    report: Report = field(default_factory=Report)
+    lines: list[str] = field(default_factory=list)
+    changed: bool = False
+    quit: bool = False
+    board: bool = False  # the terminal draws the board again
+    board_text: bool = False  # the player asked for the board: a script prints it as text
+
+
+def run_line(session: Session, saver: Autosave, line: str) -> Answer:
+    """Do what one line says: a command or a move (or the answer to a pending choice).
+
+    A flag that fell while the line was typed ends the game first; the line is then not carried out.
+    """
+    flag = session.check_time()
+    if flag is not None:
+        return Answer(flag, changed=True, board=True)
+    if not line.strip():
+        return Answer()
+    word, _, rest = line.strip().partition(" ")
+    handler = HANDLERS.get(word.lower())
+    if handler is None:
+        report = session.play(line.strip())
+        return Answer(report, changed=bool(report.events), board=bool(report.events))
+    return handler(session, saver, rest.strip())
+
+
+def _moves(session: Session, saver: Autosave, rest: str) -> Answer:
+    rows = session.moves(rest or None)
+    if not rows:
+        return Answer(lines=["no legal moves" + (f" for the piece on {rest}" if rest else "")])
+    return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(row.san for row in rows)])
+
+
+def _undo(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.undo(), changed=True, board=True)
+
+
+def _redo(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.redo(), changed=True, board=True)
+
+
+def _card(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(lines=piece_text(_piece_named(session, rest)).splitlines())
+
+
+def _piece_named(session: Session, text: str):
+    pos = session.position
+    if not text:
+        raise DealerError("card: name a piece by catalogue id (knight), code (N) or square (g1)")
+    by_code = pos.types.by_code(text.upper().strip("()"))
+    if by_code is not None:
+        return pos.types[by_code].piece
+    try:
+        square = pos.board.parse_square(text)
+    except DealerError:
+        return pos.catalogue.get(text.lower())
+    found = pos.piece_at(square)
+    if found is None:
+        raise DealerError(f"card: no piece stands on {text}")
+    return pos.catalogue.get(found[0])
+
+
+def _board(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(board=True, board_text=True)
+
+
+def _fen(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(lines=[f"fen: {format_fen(session.position)}"])
+
+
+def _save(session: Session, saver: Autosave, rest: str) -> Answer:
+    session.pause()
+    path = saver.save(session, Path(rest) if rest else None)
+    paused = "; the clock is paused until the next move" if session.clock is not None and not session.over else ""
+    return Answer(lines=[f"saved to {path}{paused}"])
+
+
+def _draw(session: Session, saver: Autosave, rest: str) -> Answer:
+    report = session.accept_draw() if session.draw_offer is not None else session.offer_draw()
+    return Answer(report, changed=True)
+
+
+def _decline(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.decline_draw(), changed=True)
+
+
+def _claim(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.claim_draw(), changed=True)
+
+
+def _resign(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.resign(), changed=True)
+
+
+def _help(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(lines=HELP.splitlines())
+
+
+def _quit(session: Session, saver: Autosave, rest: str) -> Answer:
+    session.pause()
+    return Answer(changed=True, quit=True)
+
+
+HANDLERS = {
+    "moves": _moves, "undo": _undo, "redo": _redo, "card": _card, "board": _board, "fen": _fen, "save": _save,
+    "draw": _draw, "decline": _decline, "claim": _claim, "resign": _resign, "help": _help, "quit": _quit,
+}
