@@ -11,13 +11,13 @@ from dealer_cli.common import catalogue_option
 from engine.dealing.deal_file import cards_in_play, read_deal_file
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
-from printing.card_jobs import (
+from printing.cards.jobs import (
     DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
 )
-from printing.card_pdfs import BackLayout, BackOptions
+from printing.cards.pdfs import BackLayout, BackOptions
 from printing.files import prepare_out_dir
 from printing.kit import KitContext, build_kit, kit_units
-from printing.sheets import DEFAULT_PROFILE, Duplex
+from printing.cards.sheets import DEFAULT_PROFILE, Duplex
 
 
 def _offset(text: str) -> tuple[float, float]:

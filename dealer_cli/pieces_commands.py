@@ -12,12 +12,12 @@ from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model3d.model import DEFAULT_SQUARE_MM, ModelOptions
 from printing.files import check_target, file_stem, out_path, prepare_out_dir
-from printing.plates import (
+from printing.solids.plates import (
     DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,
     write_side_plates,
 )
 from printing.render_cache import write_render_png
-from printing.piece_files import PieceFormat, pieces_folder, write_piece_files
+from printing.solids.piece_files import PieceFormat, pieces_folder, write_piece_files
 
 
 def select_pieces(catalogue: Catalogue, sets, games, piece_ids) -> list[PieceDef]:

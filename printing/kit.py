@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Callable
 
 from pieces.catalogue import Catalogue
-from printing.card_jobs import (
+from printing.cards.jobs import (
     BLEED_PT, DeckRequest, Format, PictureMode, card_drawing, deck_cards, deck_pages, picture_source, print_backs,
     print_calibration, print_cards, write_drawing,
 )
-from printing.card_pdfs import BackLayout, BackOptions
-from printing.deck import CardKind
+from printing.cards.pdfs import BackLayout, BackOptions
+from printing.cards.deck import CardKind
 from printing.files import out_path, write_atomic
 from printing.pictures import renderer_available
-from printing.sheets import Duplex
+from printing.cards.sheets import Duplex
 from cards.back import card_back
 from cards.legend import legend_card
 from cards.theme import NEUTRAL, group_look
@@ -128,8 +128,8 @@ def _previews(ctx: KitContext) -> list[Path]:
 def _pieces3d(ctx: KitContext) -> list[Path]:
     """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
     from pieces.model3d.model import ModelOptions
-    from printing.plates import plates_folder, write_plates
-    from printing.piece_files import pieces_folder, write_piece_stls
+    from printing.solids.plates import plates_folder, write_plates
+    from printing.solids.piece_files import pieces_folder, write_piece_stls
 
     chosen = ctx.catalogue.select(sets=["starter"])
     options = ModelOptions()

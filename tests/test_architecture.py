@@ -13,6 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("pieces", "engine", "cards", "printing", "dealer_cli", "assets")
 ENGINE_ROOMS = ("engine", "engine.measure", "engine.dealing", "engine.session", "engine.exports", "engine.search")
+PRINTING_ROOMS = ("printing", "printing.cards", "printing.solids")
 # room -> the other rooms it may import (lower rooms only; dealer_cli sits on top)
 ALLOWED = {
     "assets": set(),
@@ -22,15 +23,18 @@ ALLOWED = {
     "engine.measure": {"engine", "pieces"},
     "engine.search": {"engine", "engine.measure", "pieces"},
     "engine.dealing": {"engine", "engine.measure", "pieces"},
-    "engine.session": {"engine", "engine.measure", "engine.dealing", "pieces"},
+    "engine.session": {"engine", "engine.measure", "engine.dealing", "engine.search", "pieces"},
     "engine.exports": {"engine", "engine.measure", "engine.dealing", "pieces"},
     "cards": {"pieces"},
     "printing": {"cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
-    "dealer_cli.terminal": {"pieces", "pieces.model3d", "cards", "printing", *ENGINE_ROOMS},
-    "dealer_cli.web": {"pieces", "pieces.model3d", "cards", "printing", *ENGINE_ROOMS},
+    "printing.cards": {"printing", "cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
+    "printing.solids": {"printing", "pieces", "pieces.model3d", *ENGINE_ROOMS},
+    "printing.kit": {*PRINTING_ROOMS, "cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
+    "dealer_cli.terminal": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
+    "dealer_cli.web": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
     "dealer_cli.common": {"pieces", *ENGINE_ROOMS},
     "dealer_cli": {"dealer_cli.common", "dealer_cli.terminal", "dealer_cli.web", "pieces", "pieces.model3d",
-                   "cards", "printing", *ENGINE_ROOMS},
+                   "cards", "printing.kit", *PRINTING_ROOMS, *ENGINE_ROOMS},
 }
 # the rules core reads bottom-up: each module imports only those before it
 CORE_LAYERS = ["errors", "board", "move", "rng", "kernel", "game", "position", "attacks", "castling", "rules",

@@ -70,9 +70,9 @@ class Table:
     def card_svg(self, piece_id: str) -> str:
         """The piece's card face as SVG, drawn as printed (with its 3D picture where one is cached)."""
         if piece_id not in self._cards:
-            from printing.card_jobs import card_drawing
+            from printing.cards.jobs import card_drawing
             from printing.pictures import cached_pictures, no_pictures
-            from printing.svg import svg_text
+            from printing.cards.svg import svg_text
 
             catalogue = self.session.position.catalogue
             pictures = no_pictures if self.pictures_dir is None else cached_pictures(catalogue, self.pictures_dir)

@@ -1,7 +1,7 @@
 """Parametric 3D pieces: a lathe body by group, the movement emblem in relief on top, a forward notch,
 a crown for royals, the stem shaped by movement family and the code debossed (mirrored) underneath.
 
-Pure geometry with manifold3d; nothing here writes files (printing/stl.py and printing/threemf.py do).
+Pure geometry with manifold3d; nothing here writes files (printing/solids/stl.py and printing/solids/threemf.py do).
 """
 
 from __future__ import annotations

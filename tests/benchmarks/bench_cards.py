@@ -15,9 +15,9 @@ from unittest import mock
 
 from pieces.catalogue import load_catalogue
 from printing import card_pdfs
-from printing.card_jobs import DeckRequest, Format, PictureMode, card_drawing, print_backs, print_cards, write_drawing
-from printing.card_pdfs import BackLayout, BackOptions
-from printing.pdf import PdfPainter
+from printing.cards.jobs import DeckRequest, Format, PictureMode, card_drawing, print_backs, print_cards, write_drawing
+from printing.cards.pdfs import BackLayout, BackOptions
+from printing.cards.pdf import PdfPainter
 from printing.pictures import renderer_available
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from pieces.catalogue import load_catalogue
 from pieces.model3d.model import ModelOptions, _build_cached, build_piece
 from pieces.model3d.render import render_piece
-from printing.mesh_check import triangles_of
-from printing.stl import write_stl
+from printing.solids.mesh_check import triangles_of
+from printing.solids.stl import write_stl
 
 
 def main() -> int:

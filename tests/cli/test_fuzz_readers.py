@@ -26,8 +26,8 @@ from pieces.catalogue import Catalogue, load_catalogue, read_catalogue_file
 from pieces.datafile import read_toml
 from pieces.errors import DealerError
 from pieces.movement import parse_movement
-from printing.plates import deal_armies
-from printing.sheets import load_profile
+from printing.solids.plates import deal_armies
+from printing.cards.sheets import load_profile
 
 ASSETS = Path(__file__).parents[2] / "assets"
 CATALOGUE = load_catalogue()

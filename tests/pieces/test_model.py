@@ -18,8 +18,8 @@ from pieces.model3d.model import MIN_PITCH_MM, ModelError, ModelOptions, build_p
 from pieces.model3d.body import Family, family_of
 from pieces.model3d.emblem import Shape, emblem_of
 from pieces.movement import parse_movement
-from printing.mesh_check import check_triangles, triangles_of
-from printing.piece_files import write_piece_stls
+from printing.solids.mesh_check import check_triangles, triangles_of
+from printing.solids.piece_files import write_piece_stls
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)

@@ -13,10 +13,10 @@ from cards.back import card_back
 from cards.face import card_face
 from cards.primitives import walk_texts
 from pieces.catalogue import load_catalogue
-from printing.card_jobs import DeckRequest, Format, PictureMode, print_backs, print_cards, write_drawing
-from printing.card_pdfs import BackLayout, BackOptions
-from printing.deck import CardKind, build_deck, face_info, select_pieces
-from printing.sheets import MM_PT, Duplex, load_profile
+from printing.cards.jobs import DeckRequest, Format, PictureMode, print_backs, print_cards, write_drawing
+from printing.cards.pdfs import BackLayout, BackOptions
+from printing.cards.deck import CardKind, build_deck, face_info, select_pieces
+from printing.cards.sheets import MM_PT, Duplex, load_profile
 
 CATALOGUE = load_catalogue()
 STARTER = DeckRequest(pictures=PictureMode.SILHOUETTE)
@@ -229,7 +229,7 @@ def test_face_shows_place_in_set_and_value() -> None:
 
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
 def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_each(tmp_path, duplex) -> None:
-    from printing.calibrate import PITCH_MM, SHIFT_MM, STEPS, write_calibration
+    from printing.cards.calibrate import PITCH_MM, SHIFT_MM, STEPS, write_calibration
 
     path = write_calibration(load_profile("letter-2x4-perforated"), duplex, (0.0, 0.0), tmp_path / "c.pdf")
     with pdfplumber.open(path) as pdf:

@@ -15,9 +15,9 @@ from pieces.catalogue import load_catalogue
 from pieces.model3d.model import ModelOptions, build_piece
 from pieces.model3d.render import render_piece
 from printing import render_cache
-from printing.plates import PlateError, parse_bed, plan_plates, write_plates
-from printing.mesh_check import check_triangles, triangles_of
-from printing.stl import StlError, write_stl
+from printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
+from printing.solids.mesh_check import check_triangles, triangles_of
+from printing.solids.stl import StlError, write_stl
 
 CATALOGUE = load_catalogue()
 

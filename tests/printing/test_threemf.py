@@ -21,8 +21,8 @@ from manifold3d import Manifold, Mesh
 from dealer_cli import cli
 from pieces.catalogue import load_catalogue
 from pieces.model3d.model import ModelOptions, Part, build_piece
-from printing.piece_files import PieceFormat, write_piece_files
-from printing.threemf import PART_EXTRUDERS, ThreemfError, prusa_part_ranges, write_piece_3mf, write_piece_prusa_3mf
+from printing.solids.piece_files import PieceFormat, write_piece_files
+from printing.solids.threemf import PART_EXTRUDERS, ThreemfError, prusa_part_ranges, write_piece_3mf, write_piece_prusa_3mf
 
 CATALOGUE = load_catalogue()
 KINDS = ["knight", "rook", "king", "standard-pawn"]  # a leaper, a rider, a royal, a pawn

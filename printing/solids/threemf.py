@@ -23,7 +23,7 @@ import trimesh
 from pieces.errors import DealerError
 from pieces.model3d.model import PieceModel, mesh_arrays
 from printing.files import write_atomic
-from printing.mesh_check import MeshCheck, check_triangles, triangles_of
+from printing.solids.mesh_check import MeshCheck, check_triangles, triangles_of
 
 
 class ThreemfError(DealerError):

@@ -19,8 +19,8 @@ from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model3d.model import ModelOptions, build_piece
 from printing.files import out_path, write_atomic
-from printing.mesh_check import triangles_of
-from printing.stl import write_stl
+from printing.solids.mesh_check import triangles_of
+from printing.solids.stl import write_stl
 
 DEFAULT_BED_MM = (220.0, 220.0)
 DEFAULT_SPACING_MM = 6.0

@@ -15,7 +15,7 @@ from stl import mesh as stl_mesh
 from pieces.errors import DealerError
 from pieces.model3d.model import PieceModel
 from printing.files import write_atomic
-from printing.mesh_check import MeshCheck, check_triangles, triangles_of
+from printing.solids.mesh_check import MeshCheck, check_triangles, triangles_of
 
 
 class StlError(DealerError):

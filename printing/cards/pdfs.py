@@ -10,10 +10,10 @@ from typing import Callable
 
 from cards.back import card_back
 from cards.primitives import Drawing
-from printing.deck import Card
+from printing.cards.deck import Card
 from printing.files import write_atomic
-from printing.pdf import PdfPainter, PictureSource, new_canvas, set_duplex
-from printing.sheets import Duplex, Profile
+from printing.cards.pdf import PdfPainter, PictureSource, new_canvas, set_duplex
+from printing.cards.sheets import Duplex, Profile
 
 Progress = Callable[[int], None]  # called with the number of pages just finished
 

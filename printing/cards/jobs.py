@@ -10,15 +10,15 @@ from cards.diagram import diagram_for, draw_diagram
 from cards.primitives import Drawing
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
-from printing.calibrate import write_calibration
-from printing.card_pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
-from printing.deck import Card, build_deck, face_info, select_pieces
+from printing.cards.calibrate import write_calibration
+from printing.cards.pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
+from printing.cards.deck import Card, build_deck, face_info, select_pieces
 from printing.files import file_stem, out_path, write_atomic
-from printing.pdf import PdfPainter, new_canvas
+from printing.cards.pdf import PdfPainter, new_canvas
 from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
-from printing.png import png_bytes
-from printing.sheets import DEFAULT_PROFILE, Duplex, load_profile
-from printing.svg import svg_text
+from printing.cards.png import png_bytes
+from printing.cards.sheets import DEFAULT_PROFILE, Duplex, load_profile
+from printing.cards.svg import svg_text
 
 DIAGRAM_PT = 198.0
 BLEED_PT = 9.0  # 1/8 in, what print-on-demand services ask for

@@ -10,8 +10,8 @@ import io
 from pathlib import Path
 
 from printing.files import write_atomic
-from printing.pdf import new_canvas, set_duplex
-from printing.sheets import MM_PT, Duplex, Profile
+from printing.cards.pdf import new_canvas, set_duplex
+from printing.cards.sheets import MM_PT, Duplex, Profile
 
 STEPS = range(-8, 9)
 PITCH_MM, SHIFT_MM = 5.0, 0.5

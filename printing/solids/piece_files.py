@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 from pieces.catalogue import PieceDef
 from pieces.model3d.model import ModelOptions, build_piece
 from printing.files import out_path
-from printing.stl import write_piece_stl
+from printing.solids.stl import write_piece_stl
 
 
 class PieceFormat(Enum):
@@ -33,9 +33,9 @@ def write_piece_files(
     """Build and write one file per piece, named by id, in the format given into out_dir; return the paths."""
     write = write_piece_stl
     if file_format is PieceFormat.THREEMF:
-        from printing.threemf import write_piece_3mf as write  # trimesh and lxml load only for a 3MF
+        from printing.solids.threemf import write_piece_3mf as write  # trimesh and lxml load only for a 3MF
     elif file_format is PieceFormat.PRUSA_3MF:
-        from printing.threemf import write_piece_prusa_3mf as write
+        from printing.solids.threemf import write_piece_prusa_3mf as write
 
     paths = []
     for piece in pieces:
