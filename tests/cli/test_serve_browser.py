@@ -52,6 +52,7 @@ def page(browser):
     opened = context.new_page()
     problems: list[str] = []
     opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.on("console", lambda message: problems.append(message.text) if "Content Security Policy" in message.text else None)
     yield opened
     context.close()
     assert problems == [], f"the page's script failed: {problems}"
@@ -144,7 +145,7 @@ def test_a_dealt_game_is_played_to_mate_and_resumed_after_the_server_is_killed(s
     wait_for_moves(page, 5)
     assert board_codes(page) == before and page.inner_text("#status") == "Black to move"
     play_line(page, MATE_LINE[5:], already=5)
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
     assert page.inner_text("#status") == "Game over: 0-1 (checkmate)"
     page.screenshot(path=str(SCREENSHOTS / "mate-8x8.png"), full_page=True)
     moves = dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(MATE_LINE), "--json")
@@ -215,7 +216,7 @@ def test_free_castling_dialog(serve, page):
     assert board_codes(page)["e1"] == "white R"
 
 
-def test_battle_move_and_a_refused_one_with_the_referees_reason(serve, page):
+def test_battle_move_steps_are_marked_drawn_as_arrows_and_the_bar_stays_in_view(serve, page):
     server = serve("spinal-tap")
     open_board(page, server)
     page.click("#battle")
@@ -226,12 +227,24 @@ def test_battle_move_and_a_refused_one_with_the_referees_reason(serve, page):
     wait_for_moves(page, 1)
     assert page.inner_text("#move-list .san") == "d3d4&e3e4&f3g4"
     page.click("#battle")
-    for square in ("d9", "d7", "e9", "e8"):
-        tap(page, square)
+    tap(page, "d9")
+    assert targets(page) == {"d8"}  # the one step this pawn may take in a battle move
+    tap(page, "d7")  # not a step of the pawn on d9: nothing is added
+    tap(page, "d9")
+    tap(page, "d8")
+    tap(page, "e9")
+    tap(page, "e8")
+    assert page.inner_text("#battle-steps") == "d9d8 & e9e8"
+    arrows = page.eval_on_selector_all(".battle-step", "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
+    assert arrows == [["d9d8", "url(#arrowhead)"], ["e9e8", "url(#arrowhead)"]]
+    assert page.locator("#arrowhead path").count() == 1
+    bar = page.locator("#battle-play").bounding_box()
+    assert 0 <= bar["y"] and bar["y"] + bar["height"] <= 900  # in view without scrolling, at 1100x900 (a 12x12 board)
+    page.screenshot(path=str(SCREENSHOTS / "battle-move-arrows.png"))
     page.click("#battle-play")
-    page.wait_for_selector("#message.error")
-    assert page.inner_text("#message") == "battle move 'd9d7&e9e8' is not legal: d9d7: each step goes one square forward"
-    assert page.is_hidden("#battle-bar") and page.locator("#move-list .san").count() == 1
+    wait_for_moves(page, 2)
+    assert page.locator("#move-list .san").nth(1).inner_text() == "d9d8&e9e8"
+    assert page.is_hidden("#battle-bar") and page.is_hidden("#battle")
 
 
 def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, page, browser):
@@ -249,25 +262,37 @@ def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, p
     other.close()
 
 
-def test_a_draw_offered_on_the_page_is_accepted_by_the_other_side(serve, page):
+def test_a_draw_offer_is_accepted_only_after_the_page_asks(serve, page):
     server = serve("chess")
     open_board(page, server)
     play_line(page, ["e2e4"])
     assert page.inner_text("#draw") == "Black offers a draw"
+    offer_box = page.locator("#draw").bounding_box()
     page.click("#draw")
-    page.wait_for_selector("#decline:not([hidden])")
-    assert page.inner_text("#draw") == "White accepts the draw"
-    page.click("#draw")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    page.wait_for_selector("#accept:not([hidden])")
+    assert page.inner_text("#accept") == "White accepts the draw…" and page.is_visible("#decline")
+    accept_box = page.locator("#accept").bounding_box()
+    assert abs(accept_box["x"] - offer_box["x"]) < 2  # where a second tap on the offer would land: so it asks
+    page.click("#accept")
+    page.wait_for_selector("#confirm[open]")
+    assert page.inner_text("#confirm-text") == "White accepts Black's draw offer: the game ends 1/2-1/2. Accept?"
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Enter")  # a stray Enter (or a tap on the focused button) keeps the game going
+    page.wait_for_selector("#confirm", state="hidden")
+    assert page.inner_text("#status") == "Black to move" and page.is_visible("#accept")
+    page.click("#accept")
+    page.click("#confirm-yes")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
     assert page.inner_text("#status") == "Game over: 1/2-1/2 (agreement)"
-    assert page.is_disabled("#draw") and page.is_disabled("#resign")
+    assert page.is_hidden("#accept") and page.is_disabled("#draw") and page.is_disabled("#resign")
+    assert "1/2-1/2" in server.record.read_text()
 
 
 def test_the_flag_falls_on_the_page(serve, page):
     server = serve("chess", "--clock", "0.02+0")
     open_board(page, server)
     assert page.is_visible("#clock")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
     assert page.inner_text("#status") == "Game over: 0-1 (time)"
 
 
