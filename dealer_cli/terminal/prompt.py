@@ -36,9 +36,9 @@ EVENT_STYLE = {EventKind.GAME_OVER: "bold", EventKind.CHECK: "bold red", EventKi
                EventKind.DRAW_CLAIMABLE: "cyan", EventKind.DRAW_OFFER: "cyan", EventKind.CLOCK: "bold red"}
 
 
-def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
+def play_in_terminal(session: Session, saver: Saver, resumed: bool, console: Console | None = None) -> None:
     """The interactive game loop: draw, read a line, do it, report, save; until quit or Ctrl-D."""
-    console = Console(highlight=False)
+    console = console or Console(highlight=False)
     what = "continuing" if resumed else "new game"
     console.print(f"[bold]{escape(session.position.game.name)}[/] ({what}); every move is saved to "
                   f"{escape(str(saver.path))}. Type [bold]help[/] for the commands.")
@@ -112,7 +112,7 @@ def _show_events(console: Console, events: tuple[Event, ...]) -> None:
 
 def draw_board(console: Console, state: SessionState) -> None:
     """The board with the codes on the cards (White upper case, Black lower case), then hands, turn and result."""
-    if console.color_system not in COLOUR_SYSTEMS:
+    if console.no_color or console.color_system not in COLOUR_SYSTEMS:
         for line in board_lines(state) + status_lines(state):
             console.print(escape(line))
         return

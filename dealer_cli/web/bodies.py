@@ -66,6 +66,8 @@ def decode(raw: bytes, shape: type[T]) -> T:
         raise RequestError("the request is nested too deeply; expected a JSON object of text and numbers") from None
     except ValueError:
         raise RequestError("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError(f"the request must be a JSON object such as {{\"version\": 3}}; found {type(data).__name__}")
     return convert(data, shape, "request", RequestError)
 
 

@@ -44,15 +44,16 @@ def san_reason(pos: Position, legal: list[Move], text: str) -> str | None:
     if match["rank"]:
         movers = [sq for sq in movers if board.name(sq)[1:] == match["rank"]]
     if not movers:
-        return f"no {side_name(side)} {_named(pos, match['code'])} stands on {match['file'] or ''}{match['rank']}"
+        where = f"{match['file']}{match['rank']}" if match["file"] else f"rank {match['rank']}"
+        return f"no {side_name(side)} {_named(pos, match['code'])} stands on {where}"
     reaching = [m for m in legal if m.frm in movers and m.to == to]
     if reaching:
         forms = sorted({format_san(pos, m, legal) for m in reaching})
         return f"it is written {' or '.join(forms)}"
     if len(movers) == 1:
         return refusal_reason(pos, movers[0], to) + _in_the_way(pos, movers[0], to)
-    squares = ", ".join(board.name(sq) for sq in sorted(movers, key=board.name))
-    return f"no {side_name(side)} {_named(pos, match['code'])} (on {squares}) can move to {match['to']}"
+    squares = " or ".join(board.name(sq) for sq in sorted(movers, key=board.name))
+    return f"no {side_name(side)} {_named(pos, match['code'])} can move to {match['to']} (from {squares})"
 
 
 def _movers(pos: Position, code: str | None, file: str | None) -> list[int] | str:

@@ -261,3 +261,51 @@ def test_state_is_plain_data_for_a_web_page():
                                   "royal": False, "piece_name": "Chancellor"}
     assert [card["code"] for card in data["hands"]["white"]] == ["AB", "MI", "PX", "Q", "UN", "WA"]
     assert data["hand_promotion"] and data["result"] is None
+
+
+@pytest.mark.parametrize(("fen", "text", "reason"), [
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "GNf3", "the target f3 holds White's own Standard Pawn (P)"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "GNe4", "the Gnu on g1 cannot move to e4"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "Nf3", "White has no Knight (N) on the board"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "XYf3", "no piece has the code 'XY'"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "e4", "White has no pawn on the e file"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "e4", "the Standard Pawn on e2 cannot move to e4; e3 is in the way"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Nf4", "no White Knight (N) can move to f4 (from e3 or g1)"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Nxf5", "it is written Nf5"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Ngh2", "the Knight on g1 cannot move to h2"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", "it is written Nbd2 or Nfd2"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nb3d2", "no White Knight (N) stands on b3"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Ncd2", "White has no Knight (N) on the c file"),
+    ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "it would leave white's royal piece attacked"),
+])
+def test_a_san_slip_says_why_it_is_no_legal_move(fen, text, reason):
+    session = Session.new("chess", fen)
+    with pytest.raises(IllegalMoveError) as refused:
+        session.play(text)
+    assert str(refused.value) == f"move {text!r} is not legal: {reason}"
+    assert session.sans == []
+
+
+def test_lines_that_end_the_game_by_a_players_word_ask_first():
+    from engine.session.commands import confirmation
+
+    session = Session.new("chess")
+    assert confirmation(session, "draw") is None and confirmation(session, "accept") is None
+    assert confirmation(session, "resign") == "White resigns and loses the game. Resign?"
+    session.play("e4")
+    session.offer_draw()
+    for line in ("draw", "accept", " ACCEPT "):
+        assert confirmation(session, line) == "White accepts Black's draw offer: the game ends 1/2-1/2. Accept?"
+    assert confirmation(session, "decline") is None and confirmation(session, "claim") is None
+    session.accept_draw()
+    assert confirmation(session, "resign") is None  # the game is over: the line is refused, not asked about
+
+
+def test_card_without_a_piece_lists_what_it_takes():
+    from engine.session.commands import run_line
+
+    session = Session.new("chess", "4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1")
+    with pytest.raises(Exception, match=r"^name a piece: a catalogue id \(knight\), a square \(g1\) or a code on the "
+                                        r"board: GN K P$"):
+        run_line(session, None, "card")
+    assert run_line(session, None, "card GN").lines[0] == "Gnu (gnu, piece, code GN)"

@@ -240,6 +240,7 @@ function showCard(shown) {
 function closeCard() {
   if (PHONE.matches) {
     cardShown = null;
+    $("card").classList.remove("large");
     placeCard();
   }
 }
@@ -283,27 +284,23 @@ function followCard() {
 }
 
 function placeCard() {
-  // beside the board on a wide screen; over the board on a phone, on the half away from the piece tapped
+  // beside the board on a wide screen; on a phone over the board, on the half away from the piece tapped,
+  // small enough to leave that half in view (a tap on the card enlarges it to the board's width)
   const card = $("card");
-  if (!PHONE.matches) {
-    if (card.parentElement !== $("card-slot")) $("card-slot").append(card);
+  const slot = PHONE.matches && cardShown ? $("board-wrap") : $("card-slot");
+  if (card.parentElement !== slot) slot.append(card);
+  card.hidden = PHONE.matches && !cardShown;
+  if (!PHONE.matches || !cardShown) {
     card.className = "";
-    card.hidden = false;
     $("card-face").style.maxHeight = "";
     return;
   }
-  if (!cardShown) {
-    if (card.parentElement !== $("card-slot")) $("card-slot").append(card);
-    card.hidden = true;
-    return;
-  }
-  card.hidden = false;
-  const wrap = $("board-wrap");
-  if (card.parentElement !== wrap) wrap.append(card);
   const index = cardShown.square ? state.squares.findIndex((q) => q.name === cardShown.square) : 0;
   const row = index >= 0 ? squareAt(index)[1] : 0;
-  card.className = row < state.ranks / 2 ? "bottom" : "top";
-  $("card-face").style.maxHeight = `${Math.round(wrap.getBoundingClientRect().height * 0.6)}px`;
+  const large = card.classList.contains("large");
+  card.className = `${row < state.ranks / 2 ? "bottom" : "top"}${large ? " large" : ""}`;
+  const boardHeight = $("board").getBoundingClientRect().height;
+  $("card-face").style.maxHeight = large ? "" : `${Math.round(boardHeight * 0.55) - 52}px`;
 }
 
 function drawStatus() {
@@ -512,7 +509,18 @@ function start() {
     `${sideName(state.turn)} claims a draw (${state.claimable}): the game ends 1/2-1/2. Claim?`, command("claim")));
   $("resign").addEventListener("click", () => confirmThen(`${sideName(state.turn)} resigns and loses the game. Resign?`,
     command("resign")));
-  $("card-close").addEventListener("click", () => { cardShown = null; selected = null; drawAll(); });
+  $("card-close").addEventListener("click", (event) => {
+    event.stopPropagation();
+    cardShown = null;
+    selected = null;
+    $("card").classList.remove("large");
+    drawAll();
+  });
+  $("card-face").addEventListener("click", () => {
+    if (!PHONE.matches) return;
+    $("card").classList.toggle("large");
+    placeCard();
+  });
   PHONE.addEventListener("change", placeCard);
   window.addEventListener("resize", placeCard);
   $("flip").addEventListener("click", () => { flipped = !flipped; drawAll(); });
