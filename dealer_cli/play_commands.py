@@ -24,11 +24,15 @@ from printing.records import open_game
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), help="Continue the game saved in this record.")
-@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment).")
+@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the board is first shown.")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
               help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.")
 def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files) -> None:
-    """Play a game at the board: the referee checks every move, saves it, and says what happened."""
+    """Play a game at the board: the referee checks every move, saves it, and says what happened.
+
+    At a terminal, resigning and accepting or claiming a draw ask first. The record is locked while
+    the game runs: no other dealer play or dealer serve can change it.
+    """
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
     session, saver = open_game(resume_file, save_file, "dealer play",
                                lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue))

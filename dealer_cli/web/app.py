@@ -180,31 +180,37 @@ def report_view(report: Report) -> dict:
             "choice": None if report.choice is None else choice_view(report.choice)}
 
 
-def create_app(table: Table, access: Access) -> ASGIApp:
-    """The web application serving `table` behind the guard: the page at /, its files under /static, the game under /api."""
-    page_text = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace(KEY_SLOT, access.key)
+class Endpoints:
+    """The handlers of the routes, over one table; the guard in front has already vetted every request."""
 
-    def page(request: Request) -> Response:
-        return HTMLResponse(page_text)
+    def __init__(self, table: Table, page_text: str) -> None:
+        self.table, self.page_text = table, page_text
 
-    def state(request: Request) -> Response:
-        table.refresh()
-        return JSONResponse(table_view(table))
+    def page(self, request: Request) -> Response:
+        return HTMLResponse(self.page_text)
 
-    async def play(request: Request) -> Response:
-        return await _act(request, MoveBody, lambda body: _played(table.session.play(body.move.strip())))
+    def state(self, request: Request) -> Response:
+        self.table.refresh()
+        return JSONResponse(table_view(self.table))
 
-    async def command(request: Request) -> Response:
-        return await _act(request, CommandBody, lambda body: _ran(run_line(table.session, table.saver, body.command.value)))
+    async def play(self, request: Request) -> Response:
+        return await self._act(request, MoveBody, lambda body: _played(self.table.session.play(body.move.strip())))
 
-    async def cancel(request: Request) -> Response:
+    async def command(self, request: Request) -> Response:
+        table = self.table
+        return await self._act(request, CommandBody,
+                               lambda body: _ran(run_line(table.session, table.saver, body.command.value)))
+
+    async def cancel(self, request: Request) -> Response:
         def drop(body: CancelBody) -> tuple[Report, bool]:
-            changed = table.session.pending is not None
-            table.session.pending = None
+            changed = self.table.session.pending is not None
+            self.table.session.pending = None
             return Report(), changed
-        return await _act(request, CancelBody, drop)
+        return await self._act(request, CancelBody, drop)
 
-    async def _act(request: Request, shape, action) -> Response:
+    async def _act(self, request: Request, shape, action) -> Response:
+        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer."""
+        table = self.table
         try:
             body = decode(await request.body(), shape)
             if isinstance(body, MoveBody) and not body.move.strip():
@@ -216,23 +222,28 @@ def create_app(table: Table, access: Access) -> ASGIApp:
             return _refused(str(error), table_view(table))
         return JSONResponse(report_view(report) | {"state": table_view(table)})
 
-    def card(request: Request) -> Response:
+    def card(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
-        if piece_id not in table.session.position.catalogue:
+        if piece_id not in self.table.session.position.catalogue:
             return Response(f"no piece {piece_id[:40]!r} in the catalogue", status_code=404, media_type="text/plain")
-        return Response(table.card_svg(piece_id), media_type="image/svg+xml")
+        return Response(self.table.card_svg(piece_id), media_type="image/svg+xml")
 
-    def picture(request: Request) -> Response:
+    def picture(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
-        path = table.picture_path(piece_id) if piece_id in table.session.position.catalogue else None
+        path = self.table.picture_path(piece_id) if piece_id in self.table.session.position.catalogue else None
         if path is None:
             return Response("no cached picture", status_code=404, media_type="text/plain")
         return FileResponse(path, media_type="image/png")
 
+
+def create_app(table: Table, access: Access) -> ASGIApp:
+    """The web application serving `table` behind the guard: the page at /, its files under /static, the game under /api."""
+    page_text = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace(KEY_SLOT, access.key)
+    ends = Endpoints(table, page_text)
     routes = [
-        Route("/", page), Route("/api/state", state), Route("/api/play", play, methods=["POST"]),
-        Route("/api/command", command, methods=["POST"]), Route("/api/cancel", cancel, methods=["POST"]),
-        Route("/card/{piece}.svg", card), Route("/picture/{piece}.png", picture),
+        Route("/", ends.page), Route("/api/state", ends.state), Route("/api/play", ends.play, methods=["POST"]),
+        Route("/api/command", ends.command, methods=["POST"]), Route("/api/cancel", ends.cancel, methods=["POST"]),
+        Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Mount("/static", StaticFiles(directory=PAGE_DIR), name="static"),
     ]
     return Guard(Starlette(routes=routes), access)

@@ -218,4 +218,18 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
         out, err = server.communicate(timeout=20)
     assert server.returncode == 0 and err == ""
     assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn  (or dealer play --resume g.pgn)")
-    assert read_record(tmp_path / "g.pgn").moves == ("e4",)
+    assert read_record(tmp_path / "g.pgn").moves == ("e4",) and not (tmp_path / ".g.pgn.lock").exists()
+
+
+def test_the_clock_starts_when_the_page_first_loads_not_when_the_server_starts(tmp_path):
+    from engine.session.clock import TimeControl
+
+    now = [0.0]
+    session = Session.new("chess", control=TimeControl.parse("0.1+2"), now=lambda: now[0])
+    table = Table(session, start_saver(session, str(tmp_path / "game.pgn"), None))
+    client = page_client(table)
+    now[0] += 3600  # the server waited an hour before anyone opened the page
+    state = client.get("/api/state").json()
+    assert state["clock"] == {"white_s": 6.0, "black_s": 6.0, "running": "white"} and state["result"] is None
+    now[0] += 2.5
+    assert client.get("/api/state").json()["clock"]["white_s"] == pytest.approx(3.5)

@@ -211,15 +211,18 @@ def test_the_qr_code_holds_the_address():
 
 
 class Served:
-    """`dealer serve` in a process: its printed lines, URL, key and port."""
+    """`dealer serve` in a process: its printed lines (read as they come), URL, key and port."""
 
     def __init__(self, folder: Path, *args: str) -> None:
         self.process = subprocess.Popen([*DEALER, "serve", *args], cwd=folder, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        timer = threading.Timer(30, self.process.kill)
-        timer.start()
-        self.lines = [self.process.stdout.readline(), self.process.stdout.readline()]
-        timer.cancel()
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.printed: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.printed.extend(self.process.stdout), daemon=True)
+        self.reader.start()
+        deadline = time.monotonic() + 30
+        while len(self.printed) < 2 and self.process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.lines = self.printed[:2]
         self.url = self.lines[1].split()[1]
         self.key = self.url.partition("?key=")[2]
         self.port = int(self.url.split(":")[2].split("/")[0])
@@ -229,9 +232,11 @@ class Served:
         return int(next(line.split()[1] for line in status.splitlines() if line.startswith(field + ":")))
 
     def stop(self, sig: int = signal.SIGTERM) -> str:
+        """Stop the server; everything it printed after the address line."""
         self.process.send_signal(sig)
-        out, err = self.process.communicate(timeout=20)
-        return out + err
+        self.process.wait(20)
+        self.reader.join(10)
+        return "".join(self.printed[2:])
 
 
 def flood(port: int, key: str, total: int, chunked: bool) -> tuple[str, int]:
