@@ -148,7 +148,8 @@ def lock_record(record: str | Path, holder: str) -> RecordLock:
             raise RecordError(f"{record}: in use by {owner}; finish or stop that session first, or save to another file")
         if _same_file(handle, path):
             os.ftruncate(handle, 0)
-            os.pwrite(handle, _holder_text(holder).encode("utf-8"), 0)
+            os.lseek(handle, 0, os.SEEK_SET)
+            os.write(handle, _holder_text(holder).encode("utf-8"))
             return RecordLock(path, handle)
         os.close(handle)
     raise RecordError(f"{record}: its lock file {path.name} keeps changing; is another session starting on it?")
@@ -181,7 +182,8 @@ def _same_file(handle: int, path: Path) -> bool:
 
 
 def _read_all(handle: int) -> str:
-    return os.pread(handle, 1000, 0).decode("utf-8", "replace")
+    os.lseek(handle, 0, os.SEEK_SET)
+    return os.read(handle, 1000).decode("utf-8", "replace")
 
 
 def _holder_text(holder: str) -> str:

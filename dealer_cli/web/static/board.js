@@ -35,7 +35,9 @@ async function call(path, body) {
   try {
     const response = await fetch(path, options);
     const answer = await response.json();
-    if (response.status === 403) answer.error = `${answer.error} (was dealer serve restarted?)`;
+    if (response.status === 403 && answer.error.startsWith("no key")) {
+      answer.error = "this page's key is not the server's: dealer serve was restarted? Open the address it printed now.";
+    }
     return answer;
   } catch (error) {
     return { error: "the server does not answer: is dealer serve still running?" };
