@@ -72,6 +72,13 @@ def run_line(session: Session, saver: Autosave, line: str) -> Answer:
 
 def _moves(session: Session, saver: Autosave, rest: str) -> Answer:
     rows = session.moves(rest or None)
+    if not rows and rest:
+        pos = session.position
+        found = pos.piece_at(pos.board.parse_square(rest))
+        if found is None:
+            return Answer(lines=[f"no piece stands on {rest}"])
+        if found[1] != pos.turn:
+            return Answer(lines=[f"the piece on {rest} is {side_name(found[1])}'s, and it is {side_name(pos.turn)}'s turn"])
     if not rows:
         return Answer(lines=["no legal moves" + (f" for the piece on {rest}" if rest else "")])
     return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(row.san for row in rows)])

@@ -312,3 +312,9 @@ def test_a_record_another_program_changed_is_not_overwritten():
     assert play_script(session, saver, ["e5\n"]) == 1
     assert Path("g.pgn").read_text() == edited
     saver.release()
+
+
+def test_moves_of_an_empty_square_or_the_other_sides_piece_says_so():
+    code, lines, _ = play("chess", script="moves e4\nmoves e7\nmoves e2\n")
+    assert lines[1:4] == ["no piece stands on e4", "the piece on e7 is Black's, and it is White's turn",
+                          "2 legal moves: e3 e4"]

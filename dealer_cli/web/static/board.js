@@ -108,6 +108,7 @@ function drawBoard() {
     const x = column * S, y = row * S;
     const group = svgNode("g", { "data-square": square.name, class: "square", role: "gridcell",
       "aria-label": describe(square) }, board);
+    svgNode("title", {}, group).textContent = describe(square); // the piece's name on hover
     const classes = [square.light ? "light" : "dark"];
     if (state.last_squares.includes(square.name)) classes.push("last");
     if (checked.includes(square.name)) classes.push("checked");
