@@ -3,7 +3,7 @@
 A terminal (standard input a terminal) gets a drawn board and line editing (dealer_cli.terminal.prompt);
 otherwise one move or command is read per line, one line is printed per event, and the last line is
 `result: <1-0|0-1|1/2-1/2|*> (<reason>)` (dealer_cli.terminal.script). The game is saved as a PGN
-record after every move.
+record after every move; while it runs, the record is locked against a second session.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import click
 
 from dealer_cli.common import open_session
 from pieces.catalogue import load_catalogue
-from printing.records import start_saver
+from printing.records import open_game
 
 
 @click.command("play")
@@ -24,22 +24,30 @@ from printing.records import start_saver
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), help="Continue the game saved in this record.")
-@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment).")
+@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the board is first shown.")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
               help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.")
 def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files) -> None:
-    """Play a game at the board: the referee checks every move, saves it, and says what happened."""
+    """Play a game at the board: the referee checks every move, saves it, and says what happened.
+
+    At a terminal, resigning and accepting or claiming a draw ask first. The record is locked while
+    the game runs: no other dealer play or dealer serve can change it.
+    """
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
-    session, resumed = open_session(game, deal_file, fen, resume_file, clock, catalogue)
-    saver = start_saver(session, save_file, resumed)
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        from dealer_cli.terminal.prompt import play_in_terminal
+    session, saver = open_game(resume_file, save_file, "dealer play",
+                               lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue))
+    try:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from dealer_cli.terminal.prompt import play_in_terminal
 
-        play_in_terminal(session, saver, resumed is not None)
-        return
-    from dealer_cli.terminal.script import play_script
+            play_in_terminal(session, saver, resume_file is not None)
+            return
+        from dealer_cli.terminal.script import play_script
 
-    sys.exit(play_script(session, saver, sys.stdin))
+        status = play_script(session, saver, sys.stdin)
+    finally:
+        saver.release()
+    sys.exit(status)
 
 
 COMMANDS = (play_command,)

@@ -1,7 +1,9 @@
 """`dealer play` at a terminal: the board drawn with rich, input read with prompt_toolkit.
 
 prompt_toolkit gives line editing, history, completion of commands and legal moves, and a bottom
-toolbar where the clock ticks; rich draws the board in colour (plain where the terminal has none).
+toolbar where the clock ticks; rich draws the board in colour where the terminal has 256 colours or
+more, and as plain text with '.' for empty squares where it has fewer (NO_COLOR, TERM=dumb).
+A line that ends the game by a player's word (resign, accepting a draw, a claim) asks first.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from dealer_cli.terminal.text import status_lines
-from engine.session.commands import HANDLERS, Answer, run_line
+from dealer_cli.terminal.text import board_lines, status_lines
+from engine.session.commands import HANDLERS, Answer, confirmation, run_line
 from engine.session.session import Session
 from engine.session.clock import format_seconds
 from engine.session.events import Event, EventKind
@@ -25,21 +27,23 @@ from engine.session.state import SessionState, session_state
 from pieces.errors import DealerError
 from printing.records import Saver
 
-LIGHT, DARK = "on #b89a74", "on #7d5f46"
-LAST_LIGHT, LAST_DARK = "on #c8b45a", "on #9c8a3c"
-CHECK_SQUARE = "on #c0392b"
+# Squares from the 256-colour palette, so 256-colour and truecolor terminals show the same colours;
+# each gives at least 4:1 contrast with both the bold white and the bold black codes (WCAG 2).
+SQUARE_STYLE = {"light": "on color(65)", "dark": "on color(130)", "last": "on color(31)", "check": "on color(161)"}
 PIECE_STYLE = {"white": "bold #ffffff", "black": "bold #000000"}
+COLOUR_SYSTEMS = ("256", "truecolor")  # with fewer colours the board is plain text
 EVENT_STYLE = {EventKind.GAME_OVER: "bold", EventKind.CHECK: "bold red", EventKind.CAPTURE: "yellow",
                EventKind.DRAW_CLAIMABLE: "cyan", EventKind.DRAW_OFFER: "cyan", EventKind.CLOCK: "bold red"}
 
 
-def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
+def play_in_terminal(session: Session, saver: Saver, resumed: bool, console: Console | None = None) -> None:
     """The interactive game loop: draw, read a line, do it, report, save; until quit or Ctrl-D."""
-    console = Console(highlight=False)
+    console = console or Console(highlight=False)
     what = "continuing" if resumed else "new game"
     console.print(f"[bold]{escape(session.position.game.name)}[/] ({what}); every move is saved to "
                   f"{escape(str(saver.path))}. Type [bold]help[/] for the commands.")
     draw_board(console, session_state(session))
+    session.start_clock()  # the players see the board: the clock starts now (a move would start it too)
     prompt = PromptSession(history=InMemoryHistory())
     ticking = session.clock is not None
     while True:
@@ -52,10 +56,25 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool) -> None:
             continue
         except EOFError:
             line = "quit"
+        if not _confirmed(prompt, session, line):
+            console.print("not done: the game goes on")
+            continue
         answer = _do(console, session, saver, line)
         if answer is not None and answer.quit:
             break
     console.print(f"saved to {escape(str(saver.path))}; continue with: dealer play --resume {escape(str(saver.path))}")
+
+
+def _confirmed(prompt: PromptSession, session: Session, line: str) -> bool:
+    """Ask before a line that would end the game by a player's word; True to go ahead."""
+    question = confirmation(session, line)
+    if question is None:
+        return True
+    try:
+        answer = prompt.prompt(f"{question} (yes/no) ", completer=WordCompleter(["yes", "no"]))
+    except (KeyboardInterrupt, EOFError):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer | None:
@@ -93,6 +112,10 @@ def _show_events(console: Console, events: tuple[Event, ...]) -> None:
 
 def draw_board(console: Console, state: SessionState) -> None:
     """The board with the codes on the cards (White upper case, Black lower case), then hands, turn and result."""
+    if console.no_color or console.color_system not in COLOUR_SYSTEMS:
+        for line in board_lines(state) + status_lines(state):
+            console.print(escape(line))
+        return
     width = max([len(sq.code) for row in state.rows for sq in row if sq.code] + [1]) + 2
     checked = {sq.name for row in state.rows for sq in row if state.check and sq.side == state.turn and sq.royal}
     text = Text()
@@ -115,15 +138,17 @@ def _cell(sq, width: int) -> str:
 
 def _square_style(sq, state: SessionState, checked: set[str]) -> str:
     if sq.name in checked:
-        background = CHECK_SQUARE
+        background = SQUARE_STYLE["check"]
     elif sq.name in state.last_squares:
-        background = LAST_LIGHT if sq.light else LAST_DARK
+        background = SQUARE_STYLE["last"]
     else:
-        background = LIGHT if sq.light else DARK
+        background = SQUARE_STYLE["light" if sq.light else "dark"]
     return f"{PIECE_STYLE.get(sq.side or '', '')} {background}".strip()
 
 
 def _prompt_text(session: Session) -> str:
+    if session.over:
+        return "game over> "
     if session.pending is not None:
         return "choose> "
     return f"{'white' if session.turn == 0 else 'black'}> "

@@ -18,6 +18,7 @@ def play_script(session: Session, saver: Saver, lines) -> int:
     """Read one move or command per line, print one line per event; 1 if any line was refused."""
     click.echo(f"{session.position.game.name}: saved after every move to {saver.path}")
     sys.stdout.flush()
+    session.start_clock()  # the script starts reading: the side to move's time runs from now
     refused = False
     for line in lines:
         if not line.strip() or line.lstrip().startswith("#"):

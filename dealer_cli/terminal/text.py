@@ -26,10 +26,12 @@ def status_lines(state: SessionState) -> list[str]:
         if state.hand_promotion and state.draw_stack is None:
             codes = " ".join(card.code + ("*" if card.shared else "") for card in hand) or "(empty)"
             lines.append(f"{side.capitalize()}'s hand: {codes}")
+    if state.draw_stack is None and any(card.shared for side in ("white", "black") for card in state.hands[side]):
+        lines.append("(CODE*: a shared extra; the first side to promote to it takes it)")
     if state.draw_stack is not None:
         lines.append(f"draw stack: {state.draw_stack} cards; discard pile: {len(state.discard)}")
     if state.draw_offer:
-        lines.append(f"{state.draw_offer.capitalize()} offers a draw ('draw' accepts, 'decline' refuses)")
+        lines.append(f"{state.draw_offer.capitalize()} offers a draw ('accept' accepts, 'decline' refuses)")
     if state.claimable:
         lines.append(f"{state.turn.capitalize()} may claim a draw ({state.claimable}): type 'claim'")
     if state.result:

@@ -2,6 +2,8 @@
 
 Starlette runs the plain (non-async) endpoints in a thread pool; a lock around the session makes
 every action one step at a time, so two tabs acting at once cannot corrupt the game or its record.
+dealer_cli.web.guard stands in front of every route: only the page served with the run's key may
+read the game or act on it; dealer_cli.web.bodies says what each action's body may hold.
 """
 
 from __future__ import annotations
@@ -11,23 +13,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
-from engine.session.commands import run_line
+from dealer_cli.web.access import Access
+from dealer_cli.web.bodies import CancelBody, CommandBody, MoveBody, RequestError, decode
+from dealer_cli.web.guard import Guard
 from engine.move import Kind
-from engine.session.session import Report, Session
+from engine.rules import battle_step_options
 from engine.session.choices import Choice
+from engine.session.commands import run_line
+from engine.session.session import Report, Session
 from engine.session.state import session_state
 from pieces.errors import DealerError
 from printing.records import Saver
 
 PAGE_DIR = Path(__file__).with_name("static")  # the page, its script and style sheet
-COMMANDS = ("undo", "redo", "draw", "decline", "claim", "resign")  # what the page's buttons send
+KEY_SLOT = "__DEALER_KEY__"  # where index.html receives the run's key, for the page's script to send
 STALE = "the game changed in another tab or window; the board is now up to date, try again"
-MAX_BODY_BYTES = 4096
 
 
 @dataclass(slots=True)
@@ -43,10 +50,10 @@ class Table:
     _cards: dict[str, str] = field(default_factory=dict)
     _pictures: dict[str, Path | None] = field(default_factory=dict)
 
-    def act(self, seen: int | None, action) -> Report:
+    def act(self, seen: int, action) -> Report:
         """Run one action on the session (under the lock) and save; a stale page's action is refused."""
         with self.lock:
-            if seen is not None and seen != self.version:
+            if seen != self.version:
                 raise DealerError(STALE)
             report, changed = action()
             if changed:
@@ -54,8 +61,9 @@ class Table:
             return report
 
     def refresh(self) -> None:
-        """End the game if a flag has fallen while nobody acted (the page asks on a timer)."""
+        """The page asks (on load and on a timer): start the clock the first time, end the game if a flag fell."""
         with self.lock:
+            self.session.start_clock()
             if self.session.check_time() is not None:
                 self._changed()
 
@@ -112,6 +120,7 @@ def table_view(table: Table) -> dict:
             "draw_offer": state.draw_offer, "claimable": state.claimable,
             "pending": None if state.pending is None else choice_view(state.pending),
             "fen": state.fen, "targets": targets(session), "battle": battle_open(session),
+            "battle_steps": battle_steps(session),
             "saved_to": str(table.saver.path), "save_error": table.save_error,
             "pictures": sorted({sq.piece for row in state.rows for sq in row
                                 if sq.piece and table.picture_path(sq.piece) is not None}),
@@ -119,7 +128,8 @@ def table_view(table: Table) -> dict:
 
 
 def _square(sq) -> dict:
-    return {"name": sq.name, "light": sq.light, "piece": sq.piece, "code": sq.code, "side": sq.side, "royal": sq.royal}
+    return {"name": sq.name, "light": sq.light, "piece": sq.piece, "code": sq.code, "side": sq.side, "royal": sq.royal,
+            "piece_name": sq.piece_name}
 
 
 def _hand_card(card) -> dict:
@@ -154,80 +164,89 @@ def battle_open(session: Session) -> bool:
     return pos.game.battle_move and not session.over and pos.turn not in pos.battle_used
 
 
+def battle_steps(session: Session) -> dict[str, list[str]]:
+    """Per pawn or crab of the side to move, the squares one battle step may take it to (while the battle move is open)."""
+    if not battle_open(session):
+        return {}
+    pos = session.position
+    name = pos.board.name
+    found = {name(sq): list(dict.fromkeys(name(step.to) for step in battle_step_options(pos, sq)))
+             for sq in sorted(pos.squares[pos.turn])}
+    return {frm: tos for frm, tos in found.items() if tos}
+
+
 def report_view(report: Report) -> dict:
     return {"events": [{"kind": e.kind.value, "text": e.text} for e in report.events],
             "choice": None if report.choice is None else choice_view(report.choice)}
 
 
-def create_app(table: Table) -> Starlette:
-    """The web application serving `table`: the page at /, its files under /static, the game under /api."""
+class Endpoints:
+    """The handlers of the routes, over one table; the guard in front has already vetted every request."""
 
-    def page(request: Request) -> Response:
-        return FileResponse(PAGE_DIR / "index.html")
+    def __init__(self, table: Table, page_text: str) -> None:
+        self.table, self.page_text = table, page_text
 
-    def state(request: Request) -> Response:
-        table.refresh()
-        return JSONResponse(table_view(table))
+    def page(self, request: Request) -> Response:
+        return HTMLResponse(self.page_text)
 
-    async def play(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        text = str(body.get("move", "")).strip()
-        if not text:
-            return _refused("no move given: send a move such as e2e4")
-        return await _run(body, lambda: _played(table.session.play(text)))
+    def state(self, request: Request) -> Response:
+        self.table.refresh()
+        return JSONResponse(table_view(self.table))
 
-    async def command(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        name = str(body.get("command", "")).strip().lower()
-        if name not in COMMANDS:
-            return _refused(f"{name[:40]!r} is not a command here; allowed: {', '.join(COMMANDS)}")
-        return await _run(body, lambda: _ran(run_line(table.session, table.saver, name)))
+    async def play(self, request: Request) -> Response:
+        return await self._act(request, MoveBody, lambda body: _played(self.table.session.play(body.move.strip())))
 
-    async def cancel(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
+    async def command(self, request: Request) -> Response:
+        table = self.table
+        return await self._act(request, CommandBody,
+                               lambda body: _ran(run_line(table.session, table.saver, body.command.value)))
 
-        def drop() -> tuple[Report, bool]:
-            changed = table.session.pending is not None
-            table.session.pending = None
+    async def cancel(self, request: Request) -> Response:
+        def drop(body: CancelBody) -> tuple[Report, bool]:
+            changed = self.table.session.pending is not None
+            self.table.session.pending = None
             return Report(), changed
-        return await _run(body, drop)
+        return await self._act(request, CancelBody, drop)
 
-    async def _run(body: dict, action) -> Response:
-        from starlette.concurrency import run_in_threadpool
-
-        seen = body.get("version")
+    async def _act(self, request: Request, shape, action) -> Response:
+        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer."""
+        table = self.table
         try:
-            report = await run_in_threadpool(table.act, seen if isinstance(seen, int) else None, action)
+            body = decode(await request.body(), shape)
+            if isinstance(body, MoveBody) and not body.move.strip():
+                raise RequestError("no move given: send a move such as e2e4")
+            report = await run_in_threadpool(table.act, body.version, lambda: action(body))
+        except RequestError as error:
+            return _refused(str(error))
         except DealerError as error:
             return _refused(str(error), table_view(table))
         return JSONResponse(report_view(report) | {"state": table_view(table)})
 
-    def card(request: Request) -> Response:
+    def card(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
-        if piece_id not in table.session.position.catalogue:
+        if piece_id not in self.table.session.position.catalogue:
             return Response(f"no piece {piece_id[:40]!r} in the catalogue", status_code=404, media_type="text/plain")
-        return Response(table.card_svg(piece_id), media_type="image/svg+xml")
+        return Response(self.table.card_svg(piece_id), media_type="image/svg+xml")
 
-    def picture(request: Request) -> Response:
+    def picture(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
-        path = table.picture_path(piece_id) if piece_id in table.session.position.catalogue else None
+        path = self.table.picture_path(piece_id) if piece_id in self.table.session.position.catalogue else None
         if path is None:
             return Response("no cached picture", status_code=404, media_type="text/plain")
         return FileResponse(path, media_type="image/png")
 
+
+def create_app(table: Table, access: Access) -> ASGIApp:
+    """The web application serving `table` behind the guard: the page at /, its files under /static, the game under /api."""
+    page_text = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace(KEY_SLOT, access.key)
+    ends = Endpoints(table, page_text)
     routes = [
-        Route("/", page), Route("/api/state", state), Route("/api/play", play, methods=["POST"]),
-        Route("/api/command", command, methods=["POST"]), Route("/api/cancel", cancel, methods=["POST"]),
-        Route("/card/{piece}.svg", card), Route("/picture/{piece}.png", picture),
+        Route("/", ends.page), Route("/api/state", ends.state), Route("/api/play", ends.play, methods=["POST"]),
+        Route("/api/command", ends.command, methods=["POST"]), Route("/api/cancel", ends.cancel, methods=["POST"]),
+        Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Mount("/static", StaticFiles(directory=PAGE_DIR), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Guard(Starlette(routes=routes), access)
 
 
 def _played(report: Report) -> tuple[Report, bool]:
@@ -236,19 +255,6 @@ def _played(report: Report) -> tuple[Report, bool]:
 
 def _ran(answer) -> tuple[Report, bool]:
     return answer.report, answer.changed
-
-
-async def _body(request: Request) -> dict | Response:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        return _refused(f"request too large ({len(raw)} bytes; at most {MAX_BODY_BYTES})")
-    import json
-
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        return _refused("the request is not JSON")
-    return body if isinstance(body, dict) else _refused("the request must be a JSON object")
 
 
 def _refused(reason: str, state: dict | None = None) -> JSONResponse:

@@ -1,8 +1,10 @@
 """The commands of a game at the board, shared by every interface: one line in, an Answer out.
 
 A line is a move (or the answer to a pending choice) or a command: moves, undo, redo, card, board,
-fen, save, draw, decline, claim, resign, help, quit. The terminal, a script and the web page all
-call run_line; how the game is saved is the interface's Autosave.
+fen, save, draw, accept, decline, claim, resign, help, quit. The terminal, a script and the web page
+all call run_line; how the game is saved is the interface's Autosave. A line that ends the game by a
+player's word (resign, accepting a draw, a claim) has a `confirmation` question the terminal and the
+page ask first; a script's lines are taken as meant.
 """
 
 from __future__ import annotations
@@ -13,20 +15,22 @@ from typing import Protocol
 
 from engine.measure.describe import piece_text
 from engine.notation import format_fen
+from engine.session.events import side_name
 from engine.session.session import Report, Session
 from pieces.errors import DealerError
 
 HELP = """\
-a move        e2e4, e7e8=Q, Nf3, exd5, O-O, e1f1/h1; Spinal Tap's battle move: d3d4&e3e4
-moves [SQ]    the legal moves, or those of the piece on square SQ
-undo, redo    take back the last move, play it again
-card ID       a piece's rules text and diagram (catalogue id, code such as CH, or a square)
-board, fen    the board again; the position as FEN
-save [FILE]   save now (every move is saved anyway) and pause the clock
-draw          offer a draw, or accept the one offered; 'decline' refuses it
-claim         claim a draw (threefold repetition, fifty-move rule)
-resign        the side to move resigns
-help, quit    this text; leave (the game is saved: continue it with --resume FILE)"""
+a move       e2e4, e7e8=Q, Nf3, exd5, O-O, e1f1/h1; a battle move: d3d4&e3e4
+moves [SQ]   the legal moves, or those of the piece on square SQ
+undo, redo   take back the last move, play it again
+card ID      a piece's rules and diagram (catalogue id, code like CH, square)
+board, fen   the board again; the position as FEN
+save [FILE]  save now (every move is saved anyway) and pause the clock
+draw         offer a draw; 'accept' or 'decline' answers an offer
+claim        claim a draw (threefold repetition, fifty-move rule)
+resign       the side to move resigns
+help, quit   this text; leave (the game is saved: continue with --resume FILE)
+In a hand, CODE* is a shared extra: the first side to promote to it takes it."""
 
 
 class Autosave(Protocol):
@@ -68,6 +72,13 @@ def run_line(session: Session, saver: Autosave, line: str) -> Answer:
 
 def _moves(session: Session, saver: Autosave, rest: str) -> Answer:
     rows = session.moves(rest or None)
+    if not rows and rest:
+        pos = session.position
+        found = pos.piece_at(pos.board.parse_square(rest))
+        if found is None:
+            return Answer(lines=[f"no piece stands on {rest}"])
+        if found[1] != pos.turn:
+            return Answer(lines=[f"the piece on {rest} is {side_name(found[1])}'s, and it is {side_name(pos.turn)}'s turn"])
     if not rows:
         return Answer(lines=["no legal moves" + (f" for the piece on {rest}" if rest else "")])
     return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(row.san for row in rows)])
@@ -81,6 +92,23 @@ def _redo(session: Session, saver: Autosave, rest: str) -> Answer:
     return Answer(session.redo(), changed=True, board=True)
 
 
+def confirmation(session: Session, line: str) -> str | None:
+    """The question to ask before `line` if it would end the game by a player's word (resign, accept, claim)."""
+    word = line.strip().partition(" ")[0].lower()
+    if session.over:
+        return None
+    if word == "resign":
+        return f"{side_name(session.turn)} resigns and loses the game. Resign?"
+    if word == "accept" or (word == "draw" and session.draw_offer is not None):
+        if session.draw_offer is None:
+            return None
+        offered = session.draw_offer
+        return f"{side_name(1 - offered)} accepts {side_name(offered)}'s draw offer: the game ends 1/2-1/2. Accept?"
+    if word == "claim" and session.claimable() is not None:
+        return f"{side_name(session.turn)} claims a draw ({session.claimable()}): the game ends 1/2-1/2. Claim?"
+    return None
+
+
 def _card(session: Session, saver: Autosave, rest: str) -> Answer:
     return Answer(lines=piece_text(_piece_named(session, rest)).splitlines())
 
@@ -88,7 +116,8 @@ def _card(session: Session, saver: Autosave, rest: str) -> Answer:
 def _piece_named(session: Session, text: str):
     pos = session.position
     if not text:
-        raise DealerError("card: name a piece by catalogue id (knight), code (N) or square (g1)")
+        codes = sorted({pos.types[pos.piece[sq]].piece.code for side in (0, 1) for sq in pos.squares[side]})
+        raise DealerError(f"name a piece: a catalogue id (knight), a square (g1) or a code on the board: {' '.join(codes)}")
     by_code = pos.types.by_code(text.upper().strip("()"))
     if by_code is not None:
         return pos.types[by_code].piece
@@ -98,7 +127,7 @@ def _piece_named(session: Session, text: str):
         return pos.catalogue.get(text.lower())
     found = pos.piece_at(square)
     if found is None:
-        raise DealerError(f"card: no piece stands on {text}")
+        raise DealerError(f"no piece stands on {text}; name a piece by catalogue id, code or square")
     return pos.catalogue.get(found[0])
 
 
@@ -120,6 +149,10 @@ def _save(session: Session, saver: Autosave, rest: str) -> Answer:
 def _draw(session: Session, saver: Autosave, rest: str) -> Answer:
     report = session.accept_draw() if session.draw_offer is not None else session.offer_draw()
     return Answer(report, changed=True)
+
+
+def _accept(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(session.accept_draw(), changed=True)
 
 
 def _decline(session: Session, saver: Autosave, rest: str) -> Answer:
@@ -145,5 +178,5 @@ def _quit(session: Session, saver: Autosave, rest: str) -> Answer:
 
 HANDLERS = {
     "moves": _moves, "undo": _undo, "redo": _redo, "card": _card, "board": _board, "fen": _fen, "save": _save,
-    "draw": _draw, "decline": _decline, "claim": _claim, "resign": _resign, "help": _help, "quit": _quit,
+    "draw": _draw, "accept": _accept, "decline": _decline, "claim": _claim, "resign": _resign, "help": _help, "quit": _quit,
 }

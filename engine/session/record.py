@@ -51,9 +51,7 @@ def session_from_record(record: GameRecord, now: Callable[[], float] = time.mono
         session.draw_offer = _side(tags.get("DrawOffer"), source)
     except DealerError as error:
         raise RecordError(f"{source}: {error}") from None
-    if session.clock is not None and session.result is None:
-        session.clock.start(position.turn)
-    return session
+    return session  # the clock stays paused until the interface starts it (Session.start_clock) or a move is made
 
 
 def _clock(tags: dict[str, str], now: Callable[[], float]) -> Clock | None:

@@ -14,7 +14,7 @@ from typing import Callable
 
 from engine import rules
 from engine.dealing.deal_file import DealFile
-from engine.errors import NotationError
+from engine.errors import IllegalMoveError, NotationError
 from engine.game import GameDef, default_catalogue, load_game
 from engine.move import Move
 from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
@@ -25,6 +25,7 @@ from engine.session.choices import (
 )
 from engine.session.clock import Clock, TimeControl
 from engine.session.events import Event, EventKind, move_events, side_name, snapshot, turn_events
+from engine.session.reasons import san_reason
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 
@@ -80,8 +81,7 @@ class Session:
         start_tags = {"Date": date.today().strftime("%Y.%m.%d")} | dict(tags or {})
         session = cls(position, format_fen(position), tags=start_tags)
         if control is not None:
-            session.clock = Clock(control, now)
-            session.clock.start(position.turn)
+            session.clock = Clock(control, now)  # paused until the players start playing: start_clock or a move
         session._settle()
         return session
 
@@ -150,7 +150,13 @@ class Session:
             option = self.pending.option(text)
             if option is not None:
                 return self._make(option.move)
-        found = self._read(text)  # a text that is neither a move nor an answer leaves the question open
+        try:
+            found = self._read(text)  # a text that is neither a move nor an answer leaves the question open
+        except DealerError:
+            if self.pending is None:
+                raise
+            raise SessionError(f"{text.strip()[:40]!r} is neither an answer nor a legal move; {self.pending.prompt}: "
+                               f"{', '.join(o.key for o in self.pending.options)} (or play another move)") from None
         if isinstance(found, Choice):
             self.pending = found
             return Report(choice=found)
@@ -181,9 +187,12 @@ class Session:
             return parse_move(pos, text)
         except NotationError:
             promotions = san_completions(pos, legal, text)  # 'b8' for a pawn that must say what it becomes
-            if not promotions:
+            if promotions:
+                return promotions[0] if len(promotions) == 1 else promotion_choice(pos, promotions)
+            reason = san_reason(pos, legal, text)  # why a SAN-like text names no legal move
+            if reason is None:
                 raise
-            return promotions[0] if len(promotions) == 1 else promotion_choice(pos, promotions)
+            raise IllegalMoveError(f"move {text.strip()[:60]!r} is not legal: {reason}") from None
 
     def _make(self, move: Move) -> Report:
         pos = self.position
@@ -259,8 +268,8 @@ class Session:
             raise SessionError(f"{side_name(self.draw_offer)} has already offered a draw")
         self.draw_offer = self.turn
         other = side_name(1 - self.turn)
-        return Report((Event(EventKind.DRAW_OFFER, f"{side_name(self.turn)} offers a draw: {other} accepts with "
-                             "'draw' or declines by moving"),))
+        return Report((Event(EventKind.DRAW_OFFER, f"{side_name(self.turn)} offers a draw: {other} may accept "
+                             "or decline it (a move declines it too)"),))
 
     def accept_draw(self) -> Report:
         """The other side accepts the standing draw offer: 1/2-1/2 by agreement."""
@@ -305,9 +314,18 @@ class Session:
                        self._finish(Outcome(winner, TIME))))
 
     def pause(self) -> None:
-        """Stop the clock (save, quit); the next move starts it again without charging the pause."""
+        """Stop the clock (save, quit); the next move, or start_clock, starts it again without charging the pause."""
         if self.clock is not None:
             self.clock.stop()
+
+    def start_clock(self) -> None:
+        """Let the time of the side to move run, if the clock is paused (a new game, a resumed one, after a save).
+
+        The interfaces call this when the players can see the board: the terminal when it first draws
+        it, a script when it starts reading, the web page when it first loads. A move starts it too.
+        """
+        if self.clock is not None and self.clock.running is None and not self.over:
+            self.clock.start(self.turn)
 
     def _require_playing(self) -> None:
         if self.result is not None:

@@ -14,7 +14,7 @@ from engine.session.choices import Choice
 
 @dataclass(frozen=True, slots=True)
 class SquareView:
-    """One square: its name, colour and the piece on it (catalogue id, the code on its card, its side)."""
+    """One square: its name, colour and the piece on it (catalogue id, the code on its card, its side, its name)."""
 
     name: str
     light: bool
@@ -22,6 +22,7 @@ class SquareView:
     code: str | None = None
     side: str | None = None
     royal: bool = False
+    piece_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,7 @@ def session_state(session: Session) -> SessionState:
             else:
                 piece = pos.catalogue.get(found[0])
                 row.append(SquareView(board.name(sq), board.is_light(sq), piece.id, piece.code, SIDE_NAMES[found[1]],
-                                      piece.is_royal))
+                                      piece.is_royal, piece.name))
         rows.append(tuple(row))
     last = pos.stack[-1][0] if pos.stack and session.sans else None
     return SessionState(

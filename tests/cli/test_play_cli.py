@@ -267,3 +267,54 @@ def test_board_is_printed_as_text_in_a_script():
     board = lines[lines.index("1. e4 (White's Standard Pawn e2-e4)") + 1:]
     assert board[0] == "  8 r n b q k b n r" and board[4] == "  4 . . . . P . . ."
     assert board[8] == "    a b c d e f g h" and board[9:] == ["last move: 1. e4", "Black to move", "result: * (unfinished)"]
+
+
+def test_save_does_not_create_missing_folders():
+    code, lines, errors = play("chess", "--save", "g.pgn", script="e4\nsave no/such/folder/x.pgn\nsave copy.pgn\n")
+    assert code == 1 and errors.strip() == (
+        "error: save no/such/folder/x.pgn: no/such/folder/x.pgn: the folder no/such/folder does not exist; "
+        "create it first, or save elsewhere")
+    assert not Path("no").exists() and read_record("copy.pgn").moves == ("e4",)
+    code, _, errors = play("chess", "--save", "missing/g.pgn", script="e4\n")
+    assert code == 1 and "the folder missing does not exist" in errors and not Path("missing").exists()
+
+
+def test_a_record_is_held_by_one_session_and_freed_when_it_ends():
+    from engine.errors import RecordError
+    from printing.records import lock_path, lock_record
+
+    assert play("chess", "--save", "g.pgn", script="e4\n")[0] == 0
+    held = lock_record("g.pgn", "dealer serve")
+    assert lock_path(Path("g.pgn")).read_text().startswith(f"dealer serve (process {os.getpid()} on ")
+    code, lines, errors = play("--resume", "g.pgn", script="e5\n")
+    assert code == 1 and lines == [] and errors.startswith(f"error: g.pgn: in use by dealer serve (process {os.getpid()} ")
+    code, lines, errors = play("chess", "--save", "other.pgn", script="save g.pgn\n")  # nor a copy over it
+    assert code == 1 and "error: save g.pgn: g.pgn: in use by dealer serve" in errors
+    assert read_record("g.pgn").moves == ("e4",)
+    with pytest.raises(RecordError, match="in use by dealer serve"):
+        lock_record("g.pgn", "dealer play")
+    held.release()
+    assert not lock_path(Path("g.pgn")).exists()
+    lock_path(Path("g.pgn")).write_text("dealer serve (process 999999999 on elsewhere, since long ago)\n")
+    assert play("--resume", "g.pgn", script="e5\n")[0] == 0  # a lock file nobody holds is taken over
+    assert read_record("g.pgn").moves == ("e4", "e5") and not lock_path(Path("g.pgn")).exists()
+
+
+def test_a_record_another_program_changed_is_not_overwritten():
+    from dealer_cli.terminal.script import play_script
+    from printing.records import start_saver
+
+    session = Session.new("chess")
+    saver = start_saver(session, "g.pgn", None)
+    assert play_script(session, saver, ["e4\n"]) == 0
+    edited = Path("g.pgn").read_text().replace("1. e4", "1. d4")
+    Path("g.pgn").write_text(edited)  # another program (an editor, a session without the lock) wrote it
+    assert play_script(session, saver, ["e5\n"]) == 1
+    assert Path("g.pgn").read_text() == edited
+    saver.release()
+
+
+def test_moves_of_an_empty_square_or_the_other_sides_piece_says_so():
+    code, lines, _ = play("chess", script="moves e4\nmoves e7\nmoves e2\n")
+    assert lines[1:4] == ["no piece stands on e4", "the piece on e7 is Black's, and it is White's turn",
+                          "2 legal moves: e3 e4"]

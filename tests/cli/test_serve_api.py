@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ from starlette.testclient import TestClient
 from dealer_cli import cli
 from dealer_cli.terminal.script import play_script
 from printing.records import Saver, start_saver
-from dealer_cli.serve_commands import _listen, _reach
+from dealer_cli.serve_commands import _announcement, _listen
+from dealer_cli.web.access import Access
 from dealer_cli.web.app import STALE, Table, create_app
 from engine.notation import format_fen
 from engine.record import read_record
@@ -30,6 +32,13 @@ from printing.pictures import PICTURE_PX
 from printing.render_cache import default_cache_dir, render_key
 
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
+ORIGIN = "http://127.0.0.1"
+
+
+def page_client(table: Table) -> TestClient:
+    """A client that acts as the served page does: the run's key in its header, the served origin."""
+    access = Access.for_server("127.0.0.1", 8765)
+    return TestClient(create_app(table, access), base_url=ORIGIN, headers={"X-Dealer-Key": access.key, "Origin": ORIGIN})
 
 
 @pytest.fixture()
@@ -38,15 +47,21 @@ def served(tmp_path):
     def serve(game: str = "chess", fen: str | None = None, pictures: Path | None = None):
         session = Session.new(game, fen)
         table = Table(session, start_saver(session, str(tmp_path / "game.pgn"), None), pictures)
-        return table, TestClient(create_app(table))
+        return table, page_client(table)
     return serve
+
+
+def post(client: TestClient, path: str, body: dict):
+    """An action sent as the page sends it: with the version of the game it shows."""
+    return client.post(path, json=body | {"version": client.get("/api/state").json()["version"]})
 
 
 def test_the_state_lists_every_legal_target_per_piece(served):
     table, client = served()
     state = client.get("/api/state").json()
     assert state["files"] == 8 and state["turn"] == "white" and len(state["squares"]) == 64
-    assert state["squares"][4] == {"name": "e8", "light": True, "piece": "king", "code": "K", "side": "black", "royal": True}
+    assert state["squares"][4] == {"name": "e8", "light": True, "piece": "king", "code": "K", "side": "black", "royal": True,
+                                   "piece_name": "King"}
     assert {frm: sorted(t["to"] for t in ts) for frm, ts in state["targets"].items()} == {
         "a2": ["a3", "a4"], "b2": ["b3", "b4"], "c2": ["c3", "c4"], "d2": ["d3", "d4"], "e2": ["e3", "e4"],
         "f2": ["f3", "f4"], "g2": ["g3", "g4"], "h2": ["h3", "h4"], "b1": ["a3", "c3"], "g1": ["f3", "h3"]}
@@ -73,12 +88,16 @@ def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
     error = response.json()["error"]
     assert "\n" not in error and error.startswith("move 'e2e5' is not legal")
     assert response.json()["state"]["version"] == 0 and read_record(table.saver.path).moves == ()
-    for body, reason in (({"move": ""}, "no move given"), ({"command": "quit"}, "not a command here"),
-                         ({"command": "save /tmp/x.pgn"}, "not a command here")):
-        path = "/api/play" if "move" in body else "/api/command"
-        assert reason in client.post(path, json=body).json()["error"]
-    assert client.post("/api/play", content=b"not json").json()["error"] == "the request is not JSON"
-    assert "too large" in client.post("/api/play", content=b"{" + b" " * 5000 + b"}").json()["error"]
+    allowed = "allowed: undo, redo, draw, accept, decline, claim, resign"
+    for path, body, reason in (
+            ("/api/play", {"move": " "}, "no move given: send a move such as e2e4"),
+            ("/api/command", {"command": "quit"}, f"request: command: 'quit' is not allowed; {allowed}"),
+            ("/api/command", {"command": "save /tmp/x.pgn"}, f"request: command: 'save /tmp/x.pgn' is not allowed; {allowed}")):
+        assert post(client, path, body).json()["error"] == reason
+    json_type = {"Content-Type": "application/json"}
+    assert client.post("/api/play", content=b"not json", headers=json_type).json()["error"] == "the request is not JSON"
+    too_large = client.post("/api/play", content=b"{" + b" " * 5000 + b"}", headers=json_type)
+    assert too_large.status_code == 413 and too_large.json()["error"] == "request too large: at most 4096 bytes"
 
 
 def test_a_page_that_missed_a_change_is_refused_not_applied(served):
@@ -95,26 +114,26 @@ def test_promotion_from_hand_asks_and_the_answer_plays_it(served):
     assert answer["choice"]["kind"] == "promotion"
     assert [o["key"] for o in answer["choice"]["options"]] == ["Q", "MI"]
     assert answer["state"]["pending"] == answer["choice"]
-    assert client.post("/api/cancel", json={}).json()["state"]["pending"] is None
-    client.post("/api/play", json={"move": "b7b8"})
-    answer = client.post("/api/play", json={"move": "MI"}).json()
+    assert post(client, "/api/cancel", {}).json()["state"]["pending"] is None
+    post(client, "/api/play", {"move": "b7b8"})
+    answer = post(client, "/api/play", {"move": "MI"}).json()
     assert "White used the shared Minister: Black may no longer promote to it" in [e["text"] for e in answer["events"]]
     assert answer["state"]["hands"] == {"white": [{"piece": "queen", "code": "Q", "name": "Queen", "shared": False}],
                                         "black": []}
-    undone = client.post("/api/command", json={"command": "undo"}).json()["state"]
+    undone = post(client, "/api/command", {"command": "undo"}).json()["state"]
     assert undone["fen"] == format_fen(Session.new("dealers-8x8", PROMOTION_FEN).position)
 
 
 def test_draw_offer_accept_and_resign_through_commands(served):
     table, client = served()
-    client.post("/api/play", json={"move": "e2e4"})
-    assert client.post("/api/command", json={"command": "draw"}).json()["state"]["draw_offer"] == "black"
-    state = client.post("/api/command", json={"command": "decline"}).json()["state"]
+    post(client, "/api/play", {"move": "e2e4"})
+    assert post(client, "/api/command", {"command": "draw"}).json()["state"]["draw_offer"] == "black"
+    state = post(client, "/api/command", {"command": "decline"}).json()["state"]
     assert state["draw_offer"] is None
-    state = client.post("/api/command", json={"command": "resign"}).json()["state"]
+    state = post(client, "/api/command", {"command": "resign"}).json()["state"]
     assert (state["result"], state["reason"]) == ("1-0", "resignation")
     assert read_record(table.saver.path).tags["Result"] == "1-0"
-    assert client.post("/api/play", json={"move": "e7e5"}).json()["error"].startswith("the game is over")
+    assert post(client, "/api/play", {"move": "e7e5"}).json()["error"].startswith("the game is over")
 
 
 def test_two_tabs_acting_at_once_cannot_corrupt_the_game(served):
@@ -155,7 +174,7 @@ def test_card_faces_and_cached_pictures(served, tmp_path):
 def test_a_game_started_in_the_browser_continues_in_dealer_play(served, tmp_path, capsys):
     table, client = served()
     for move in ("f2f3", "e7e5", "g2g4"):
-        client.post("/api/play", json={"move": move})
+        post(client, "/api/play", {"move": move})
     record = read_record(table.saver.path)
     session = session_from_record(record)
     saver = Saver(table.saver.path, written=table.saver.path.read_text())
@@ -170,8 +189,10 @@ def test_serve_refuses_a_busy_port_and_says_who_can_connect():
     with pytest.raises(DealerError, match=f"cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port"):
         _listen("127.0.0.1", port)
     busy.close()
-    assert _reach("127.0.0.1").startswith("only this computer can open it")
-    assert _reach("0.0.0.0").startswith("listening on 0.0.0.0: other devices on your network")
+    access = Access.for_server("127.0.0.1", port)
+    assert _announcement("127.0.0.1", access, ()) == [
+        f"open http://127.0.0.1:{port}/?key={access.key} in a browser; only this computer can open it "
+        "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
     result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn"])
     assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
 
@@ -184,13 +205,31 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
         assert first == "Chess: every move is saved to g.pgn\n"
         assert second.startswith("open http://127.0.0.1:") and "only this computer can open it" in second
         url = second.split()[1]
-        assert b"board.js" in urllib.request.urlopen(url, timeout=10).read()
-        request = urllib.request.Request(url + "api/play", data=json.dumps({"move": "e4"}).encode(),
-                                         headers={"Content-Type": "application/json"})
+        key = url.partition("?key=")[2]
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        assert len(key) >= 22 and b"board.js" in browser.open(url, timeout=10).read()
+        base = url.partition("?")[0]
+        request = urllib.request.Request(base + "api/play", data=json.dumps({"move": "e4", "version": 0}).encode(),
+                                         headers={"Content-Type": "application/json", "X-Dealer-Key": key,
+                                                  "Origin": base.rstrip("/")})
         assert json.load(urllib.request.urlopen(request, timeout=10))["state"]["moves"] == ["e4"]
     finally:
         server.send_signal(signal.SIGTERM)
         out, err = server.communicate(timeout=20)
     assert server.returncode == 0 and err == ""
     assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn  (or dealer play --resume g.pgn)")
-    assert read_record(tmp_path / "g.pgn").moves == ("e4",)
+    assert read_record(tmp_path / "g.pgn").moves == ("e4",) and not (tmp_path / ".g.pgn.lock").exists()
+
+
+def test_the_clock_starts_when_the_page_first_loads_not_when_the_server_starts(tmp_path):
+    from engine.session.clock import TimeControl
+
+    now = [0.0]
+    session = Session.new("chess", control=TimeControl.parse("0.1+2"), now=lambda: now[0])
+    table = Table(session, start_saver(session, str(tmp_path / "game.pgn"), None))
+    client = page_client(table)
+    now[0] += 3600  # the server waited an hour before anyone opened the page
+    state = client.get("/api/state").json()
+    assert state["clock"] == {"white_s": 6.0, "black_s": 6.0, "running": "white"} and state["result"] is None
+    now[0] += 2.5
+    assert client.get("/api/state").json()["clock"]["white_s"] == pytest.approx(3.5)

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import threading
 from collections import defaultdict
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -28,8 +30,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     sync_playwright is None or CHROMIUM is None,
     reason="needs Chromium and Playwright: apt-get install -y chromium; pip install -e '.[test]'")
+# *.attacker.test resolves to this computer: a hostile site, or a DNS-rebinding one, on the same machine
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--host-resolver-rules=MAP *.attacker.test 127.0.0.1"]
 DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
@@ -52,6 +56,7 @@ def page(browser):
     opened = context.new_page()
     problems: list[str] = []
     opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.on("console", lambda message: problems.append(message.text) if "Content Security Policy" in message.text else None)
     yield opened
     context.close()
     assert problems == [], f"the page's script failed: {problems}"
@@ -73,6 +78,8 @@ class Server:
         timer.cancel()
         assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
         self.url = lines[1].split()[1]
+        self.origin = self.url.partition("/?")[0]
+        self.key = self.url.partition("?key=")[2]
         self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
 
     def kill(self) -> None:
@@ -144,7 +151,7 @@ def test_a_dealt_game_is_played_to_mate_and_resumed_after_the_server_is_killed(s
     wait_for_moves(page, 5)
     assert board_codes(page) == before and page.inner_text("#status") == "Black to move"
     play_line(page, MATE_LINE[5:], already=5)
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
     assert page.inner_text("#status") == "Game over: 0-1 (checkmate)"
     page.screenshot(path=str(SCREENSHOTS / "mate-8x8.png"), full_page=True)
     moves = dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(MATE_LINE), "--json")
@@ -215,7 +222,7 @@ def test_free_castling_dialog(serve, page):
     assert board_codes(page)["e1"] == "white R"
 
 
-def test_battle_move_and_a_refused_one_with_the_referees_reason(serve, page):
+def test_battle_move_steps_are_marked_drawn_as_arrows_and_the_bar_stays_in_view(serve, page):
     server = serve("spinal-tap")
     open_board(page, server)
     page.click("#battle")
@@ -226,12 +233,24 @@ def test_battle_move_and_a_refused_one_with_the_referees_reason(serve, page):
     wait_for_moves(page, 1)
     assert page.inner_text("#move-list .san") == "d3d4&e3e4&f3g4"
     page.click("#battle")
-    for square in ("d9", "d7", "e9", "e8"):
-        tap(page, square)
+    tap(page, "d9")
+    assert targets(page) == {"d8"}  # the one step this pawn may take in a battle move
+    tap(page, "d7")  # not a step of the pawn on d9: nothing is added
+    tap(page, "d9")
+    tap(page, "d8")
+    tap(page, "e9")
+    tap(page, "e8")
+    assert page.inner_text("#battle-steps") == "d9d8 & e9e8"
+    arrows = page.eval_on_selector_all(".battle-step", "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
+    assert arrows == [["d9d8", "url(#arrowhead)"], ["e9e8", "url(#arrowhead)"]]
+    assert page.locator("#arrowhead path").count() == 1
+    bar = page.locator("#battle-play").bounding_box()
+    assert 0 <= bar["y"] and bar["y"] + bar["height"] <= 900  # in view without scrolling, at 1100x900 (a 12x12 board)
+    page.screenshot(path=str(SCREENSHOTS / "battle-move-arrows.png"))
     page.click("#battle-play")
-    page.wait_for_selector("#message.error")
-    assert page.inner_text("#message") == "battle move 'd9d7&e9e8' is not legal: d9d7: each step goes one square forward"
-    assert page.is_hidden("#battle-bar") and page.locator("#move-list .san").count() == 1
+    wait_for_moves(page, 2)
+    assert page.locator("#move-list .san").nth(1).inner_text() == "d9d8&e9e8"
+    assert page.is_hidden("#battle-bar") and page.is_hidden("#battle")
 
 
 def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, page, browser):
@@ -249,25 +268,37 @@ def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, p
     other.close()
 
 
-def test_a_draw_offered_on_the_page_is_accepted_by_the_other_side(serve, page):
+def test_a_draw_offer_is_accepted_only_after_the_page_asks(serve, page):
     server = serve("chess")
     open_board(page, server)
     play_line(page, ["e2e4"])
     assert page.inner_text("#draw") == "Black offers a draw"
+    offer_box = page.locator("#draw").bounding_box()
     page.click("#draw")
-    page.wait_for_selector("#decline:not([hidden])")
-    assert page.inner_text("#draw") == "White accepts the draw"
-    page.click("#draw")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    page.wait_for_selector("#accept:not([hidden])")
+    assert page.inner_text("#accept") == "White accepts the draw…" and page.is_visible("#decline")
+    accept_box = page.locator("#accept").bounding_box()
+    assert abs(accept_box["x"] - offer_box["x"]) < 2  # where a second tap on the offer would land: so it asks
+    page.click("#accept")
+    page.wait_for_selector("#confirm[open]")
+    assert page.inner_text("#confirm-text") == "White accepts Black's draw offer: the game ends 1/2-1/2. Accept?"
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Enter")  # a stray Enter (or a tap on the focused button) keeps the game going
+    page.wait_for_selector("#confirm", state="hidden")
+    assert page.inner_text("#status") == "Black to move" and page.is_visible("#accept")
+    page.click("#accept")
+    page.click("#confirm-yes")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
     assert page.inner_text("#status") == "Game over: 1/2-1/2 (agreement)"
-    assert page.is_disabled("#draw") and page.is_disabled("#resign")
+    assert page.is_hidden("#accept") and page.is_disabled("#draw") and page.is_disabled("#resign")
+    assert "1/2-1/2" in server.record.read_text()
 
 
 def test_the_flag_falls_on_the_page(serve, page):
     server = serve("chess", "--clock", "0.02+0")
     open_board(page, server)
     assert page.is_visible("#clock")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
     assert page.inner_text("#status") == "Game over: 0-1 (time)"
 
 
@@ -285,3 +316,179 @@ def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):
     assert box["width"] / 12 >= 28  # a square is still a finger's width
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12.png"), full_page=True)
     phone.close()
+
+
+# --- other web pages cannot play ---------------------------------------------------------------
+
+ATTACK_SCRIPT = """<!doctype html><title>attacking</title><body><script>
+const target = "TARGET", version = VERSION, results = {};
+async function attempt(name, request) {
+  try {
+    const response = await request();
+    results[name] = response.type === "opaque" ? "opaque" : `${response.status} ${await response.text()}`;
+  } catch (error) {
+    results[name] = `failed: ${error.name}`;
+  }
+}
+const post = (path, body, extra) => fetch(target + path, { method: "POST", credentials: "include", ...extra,
+  body: JSON.stringify({ ...body, version }) });
+(async () => {
+  await attempt("play, no-cors text/plain", () => post("/api/play", { move: "d2d4" },
+    { mode: "no-cors", headers: { "Content-Type": "text/plain" } }));
+  await attempt("resign, no-cors", () => post("/api/command", { command: "resign" }, { mode: "no-cors" }));
+  await attempt("undo, cors json", () => post("/api/command", { command: "undo" },
+    { headers: { "Content-Type": "application/json" } }));
+  await attempt("resign, cors json with a guessed key", () => post("/api/command", { command: "resign" },
+    { headers: { "Content-Type": "application/json", "X-Dealer-Key": "guess" } }));
+  await attempt("read the state", () => fetch(target + "/api/state", { credentials: "include" }));
+  await attempt("read the page", () => fetch(target + "/", { credentials: "include" }));
+  window.results = results;
+  document.title = "done";
+})();
+</script></body>"""
+FORM_PAGE = """<!doctype html><body><form method="POST" enctype="text/plain" action="TARGET/api/command">
+<input name='{"command":"resign","version":VERSION,"pad":"' value='"}'></form>
+<script>document.forms[0].submit();</script></body>"""
+FRAME_PAGE = """<!doctype html><body><iframe id="board" src="TARGET/" width="800" height="600"></iframe></body>"""
+
+
+class AttackSite:
+    """Another web site on this computer (any port, any *.attacker.test name) serving pages aimed at the board."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir()
+        handler = partial(SimpleHTTPRequestHandler, directory=str(folder))
+        handler.log_message = lambda *args: None
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def page(self, name: str, template: str, target: str, version: int) -> None:
+        (self.folder / name).write_text(template.replace("TARGET", target).replace("VERSION", str(version)))
+
+
+@pytest.fixture()
+def attack_site(tmp_path):
+    site = AttackSite(tmp_path / "attack")
+    yield site
+    site.httpd.shutdown()
+
+
+def test_other_origins_cannot_play_undo_resign_or_read_while_the_real_page_plays_on(serve, page, browser, attack_site):
+    server = serve("chess")
+    open_board(page, server)  # the player's tab: the key's cookie is set in this browser
+    play_line(page, ["e2e4"])
+    record = server.record.read_text()
+    for origin in (f"http://evil.attacker.test:{attack_site.port}", f"http://127.0.0.1:{attack_site.port}"):
+        attacker = page.context.new_page()
+        attack_site.page("fetch.html", ATTACK_SCRIPT, server.origin, 1)
+        attacker.goto(f"{origin}/fetch.html")
+        attacker.wait_for_function("() => document.title === 'done'")
+        results = attacker.evaluate("window.results")
+        for name in ("play, no-cors text/plain", "resign, no-cors"):  # sent, refused; the answer unreadable
+            assert results[name] in ("opaque", "failed: TypeError"), (origin, name, results[name])
+        for name in ("undo, cors json", "resign, cors json with a guessed key", "read the state", "read the page"):
+            assert results[name] == "failed: TypeError", (origin, name, results[name])  # blocked: nothing read
+        attack_site.page("form.html", FORM_PAGE, server.origin, 1)
+        attacker.goto(f"{origin}/form.html")
+        attacker.wait_for_load_state()
+        refusal = attacker.inner_text("body")  # the form's navigation shows only the guard's refusal
+        assert server.key not in attacker.content() and ("no key" in refusal or "needs the key" in refusal), refusal
+        attack_site.page("frame.html", FRAME_PAGE, server.origin, 1)
+        attacker.goto(f"{origin}/frame.html")
+        framed = attacker.frame_locator("#board").locator("[data-square]")
+        attacker.wait_for_timeout(500)
+        assert framed.count() == 0  # X-Frame-Options DENY: no board inside another site's page
+        attacker.close()
+    assert server.record.read_text() == record
+    wait_for_moves(page, 1)
+    assert page.inner_text("#status") == "Black to move"
+    play_line(page, ["e7e5", "g1f3"], already=1)  # the player's own page still plays
+    assert read_moves(server) == ("e4", "e5", "Nf3")
+
+
+def test_a_dns_rebinding_site_gets_nothing(serve, page, browser):
+    server = serve("chess")
+    port = server.origin.rsplit(":", 1)[1]
+    rebound = f"http://rebind.attacker.test:{port}"
+    response = page.goto(f"{rebound}/?key={server.key}")  # even with the key: the Host is not this server's
+    assert response.status == 421 and "this server answers only to" in page.inner_text("body")
+    for path in ("/api/state", "/static/board.js", "/card/knight.svg"):
+        status = page.evaluate("path => fetch(path).then(r => r.status)", path)
+        assert status == 421
+    posted = page.evaluate("""() => fetch('/api/command', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                               body: JSON.stringify({command: 'resign', version: 0})}).then(r => r.status)""")
+    assert posted == 421
+    open_board(page, server)
+    assert page.inner_text("#status") == "White to move" and read_moves(server) == ()
+
+
+def read_moves(server: Server) -> tuple[str, ...]:
+    from engine.record import read_record
+
+    return read_record(server.record).moves
+
+
+# --- the page on a phone, and the card -----------------------------------------------------------
+
+
+def phone_page(browser, server: Server):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    opened = phone.new_page()
+    open_board(opened, server)
+    return phone, opened
+
+
+def overlap(a: dict, b: dict) -> float:
+    """The area two boxes share."""
+    width = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    height = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(width, 0) * max(height, 0)
+
+
+def test_on_a_phone_the_card_opens_over_the_board_away_from_the_piece(serve, browser, tmp_path):
+    dealer(tmp_path, "deal", "--seed", "3", "--board", "12x12", "--save", "deal.json")
+    server = serve("--deal", "deal.json")
+    phone, page = phone_page(browser, server)
+    assert page.is_hidden("#card")
+    page.tap("[data-square=f2]")
+    page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
+    board, card = page.locator("#board").bounding_box(), page.locator("#card").bounding_box()
+    square = page.locator("[data-square=f2]").bounding_box()
+    assert overlap(board, card) > 0.25 * board["width"] * board["height"]  # over the board ...
+    assert overlap(card, square) == 0 and card["y"] >= 0  # ... over the half away from the piece, in view
+    assert len(targets(page)) > 0 and page.inner_text("#card-caption") == "White's Lion on f2"
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-over-board.png"))
+    page.tap("#card-face")  # a tap enlarges the card to the board's width
+    assert page.locator("#card").bounding_box()["width"] >= board["width"] - 2
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enlarged.png"))
+    page.tap("#card-close")
+    assert page.is_hidden("#card") and targets(page) == set()
+    page.tap("[data-square=f11]")  # a Black piece, top half: the card opens over the lower half, and says whose turn it is
+    page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
+    card, square = page.locator("#card").bounding_box(), page.locator("[data-square=f11]").bounding_box()
+    assert card["y"] > square["y"] + square["height"] and overlap(board, card) > 0.25 * board["width"] * board["height"]
+    assert page.inner_text("#message").startswith("It is White's turn: Black's ")
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enemy-piece.png"))
+    phone.close()
+
+
+def test_marks_are_dots_and_rings_and_the_caption_follows_the_piece(serve, page):
+    server = serve("chess", "--fen", "4k3/8/8/3p4/4P3/8/8/4K1NR w K - 0 1")
+    open_board(page, server)
+    tap(page, "e4")
+    marks = page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => [n.dataset.target, n.dataset.kind, "
+                                      "n.tagName, n.getAttribute('r')])")
+    assert sorted(marks) == [["d5", "capture", "circle", "44"], ["e5", "move", "circle", "15"]]
+    page.screenshot(path=str(SCREENSHOTS / "marks-dots-and-rings.png"))
+    tap(page, "e4")
+    tap(page, "g1")
+    assert page.inner_text("#card-caption") == "White's Knight on g1"
+    tap(page, "f3")
+    wait_for_moves(page, 1)
+    assert page.inner_text("#card-caption") == "White's Knight on f3"
+    page.click("#undo")
+    wait_for_moves(page, 0)
+    assert page.inner_text("#card-caption") == "White's Knight on g1"

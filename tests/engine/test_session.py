@@ -66,7 +66,8 @@ def test_promotion_is_asked_then_answered_and_undo_redo_restore_it():
     assert report.events == () and report.choice.kind is ChoiceKind.PROMOTION
     assert [o.key for o in report.choice.options] == ["Q", "R", "B", "N"]
     assert session.choices_for("b7", "b8") == report.choice
-    with pytest.raises(NotationError):
+    with pytest.raises(SessionError, match=r"^'M' is neither an answer nor a legal move; White's Standard Pawn "
+                                           r"reaches b8: promote to: Q, R, B, N \(or play another move\)$"):
         session.play("M")
     assert session.pending == report.choice
     report = session.play("n")
@@ -175,9 +176,26 @@ def test_claim_without_a_claimable_draw_is_refused():
         Session.new("chess").claim_draw()
 
 
+def test_clock_waits_for_the_players_then_starts_with_the_board_or_the_first_move():
+    now = FakeTime()
+    session = Session.new("chess", control=TimeControl.parse("1+2"), now=now)
+    now.now += 1000  # a server started long before anyone looked: nobody is charged, nobody has lost
+    assert session.clock.running is None and session.check_time() is None and session.clock.left(0) == 60
+    session.play("e4")  # a first move starts the opponent's time, without charging the mover
+    assert session.clock.left(0) == pytest.approx(62) and session.clock.running == 1
+    other = Session.new("chess", control=TimeControl.parse("1+2"), now=now)
+    other.start_clock()  # the interface shows the board
+    now.now += 7
+    assert other.clock.running == 0 and other.clock.left(0) == pytest.approx(53)
+    other.resign()
+    other.start_clock()
+    assert other.clock.running is None
+
+
 def test_clock_charges_thinking_time_adds_the_increment_and_flags():
     now = FakeTime()
     session = Session.new("chess", control=TimeControl.parse("1+2"), now=now)
+    session.start_clock()
     now.now += 10
     session.play("e4")
     assert session.clock.left(0) == pytest.approx(52) and session.clock.running == 1
@@ -209,6 +227,7 @@ def test_record_round_trip_keeps_moves_clock_offer_and_deal(tmp_path):
     deal = read_deal_file(tmp_path / "deal.json")
     fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
     session = Session.from_deal(deal, fen=fen, control=TimeControl.parse("15+10"), now=now)
+    session.start_clock()
     now.now += 30
     session.play("Ke2")
     now.now += 12.25
@@ -218,6 +237,8 @@ def test_record_round_trip_keeps_moves_clock_offer_and_deal(tmp_path):
     again = session_from_record(parse_record(text), now)
     assert format_fen(again.position) == format_fen(session.position) and again.sans == ["Ke2"]
     assert again.clock.left(0) == pytest.approx(880) and again.clock.left(1) == pytest.approx(887.75)
+    now.now += 100  # a resumed clock waits for the players too
+    assert again.clock.running is None and again.clock.left(1) == pytest.approx(887.75)
     assert again.draw_offer == 1 and again.start_fen == session.start_fen
     assert format_record(session_record(again)) == text
 
@@ -237,6 +258,54 @@ def test_state_is_plain_data_for_a_web_page():
     data = json.loads(json.dumps(dataclasses.asdict(state)))
     assert data["turn"] == "black" and data["last_move"] == "1. e4" and data["last_squares"] == ["e2", "e4"]
     assert data["rows"][7][3] == {"name": "d1", "light": True, "piece": "chancellor", "code": "CH", "side": "white",
-                                  "royal": False}
+                                  "royal": False, "piece_name": "Chancellor"}
     assert [card["code"] for card in data["hands"]["white"]] == ["AB", "MI", "PX", "Q", "UN", "WA"]
     assert data["hand_promotion"] and data["result"] is None
+
+
+@pytest.mark.parametrize(("fen", "text", "reason"), [
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "GNf3", "the target f3 holds White's own Standard Pawn (P)"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "GNe4", "the Gnu on g1 cannot move to e4"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "Nf3", "White has no Knight (N) on the board"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "XYf3", "no piece has the code 'XY'"),
+    ("4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1", "e4", "White has no pawn on the e file"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "e4", "the Standard Pawn on e2 cannot move to e4; e3 is in the way"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Nf4", "no White Knight (N) can move to f4 (from e3 or g1)"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Nxf5", "it is written Nf5"),
+    ("4k3/8/8/4p3/8/4N3/4P3/4K1N1 w - - 0 1", "Ngh2", "the Knight on g1 cannot move to h2"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", "it is written Nbd2 or Nfd2"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nb3d2", "no White Knight (N) stands on b3"),
+    ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Ncd2", "White has no Knight (N) on the c file"),
+    ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "it would leave white's royal piece attacked"),
+])
+def test_a_san_slip_says_why_it_is_no_legal_move(fen, text, reason):
+    session = Session.new("chess", fen)
+    with pytest.raises(IllegalMoveError) as refused:
+        session.play(text)
+    assert str(refused.value) == f"move {text!r} is not legal: {reason}"
+    assert session.sans == []
+
+
+def test_lines_that_end_the_game_by_a_players_word_ask_first():
+    from engine.session.commands import confirmation
+
+    session = Session.new("chess")
+    assert confirmation(session, "draw") is None and confirmation(session, "accept") is None
+    assert confirmation(session, "resign") == "White resigns and loses the game. Resign?"
+    session.play("e4")
+    session.offer_draw()
+    for line in ("draw", "accept", " ACCEPT "):
+        assert confirmation(session, line) == "White accepts Black's draw offer: the game ends 1/2-1/2. Accept?"
+    assert confirmation(session, "decline") is None and confirmation(session, "claim") is None
+    session.accept_draw()
+    assert confirmation(session, "resign") is None  # the game is over: the line is refused, not asked about
+
+
+def test_card_without_a_piece_lists_what_it_takes():
+    from engine.session.commands import run_line
+
+    session = Session.new("chess", "4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1")
+    with pytest.raises(Exception, match=r"^name a piece: a catalogue id \(knight\), a square \(g1\) or a code on the "
+                                        r"board: GN K P$"):
+        run_line(session, None, "card")
+    assert run_line(session, None, "card GN").lines[0] == "Gnu (gnu, piece, code GN)"

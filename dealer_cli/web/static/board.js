@@ -4,8 +4,9 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 100; // one square in SVG units
-const FILL = { move: "#00ff00", capture: "#ff0000", castle: "#ffc000" }; // colours of the card legend (docs/rulings.md)
 const POLL_MS = 1500;
+const KEY = document.querySelector("meta[name=dealer-key]").content; // this run's key, sent with every call
+const PHONE = window.matchMedia("(max-width: 820px)"); // the card opens over the board here
 
 let state = null;          // the last state the server sent
 let selected = null;       // the square of the piece whose moves are highlighted
@@ -15,6 +16,8 @@ let battleSteps = null;    // the battle move being put together: ["d3d4", ...],
 let battleFrom = null;
 let stateAt = 0;           // performance.now() when the state arrived (for the running clock)
 let busy = false;
+let cardShown = null;      // the card on show: { piece, side, square } (square null for a card in hand)
+let unreachable = false;   // the last poll failed: the page says so until the server answers again
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,11 +29,16 @@ function svgNode(name, attributes, parent) {
 }
 
 async function call(path, body) {
-  const options = body === undefined ? { cache: "no-store" }
-    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const headers = { "X-Dealer-Key": KEY };
+  const options = body === undefined ? { cache: "no-store", headers }
+    : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   try {
     const response = await fetch(path, options);
-    return await response.json();
+    const answer = await response.json();
+    if (response.status === 403 && answer.error.startsWith("no key")) {
+      answer.error = "this page's key is not the server's: dealer serve was restarted? Open the address it printed now.";
+    }
+    return answer;
   } catch (error) {
     return { error: "the server does not answer: is dealer serve still running?" };
   }
@@ -54,13 +62,15 @@ function accept(answer) {
     say(answer.events.map((event) => event.text).join(" · "), false);
   }
   selected = null;
-  draw();
+  closeCard(); // on a phone the board is wanted whole again after an action
+  drawAll();
 }
 
 function setState(next) {
   state = next;
   stateAt = performance.now();
   if (!state.battle) battleSteps = null;
+  followCard();
 }
 
 function say(text, isError) {
@@ -77,35 +87,64 @@ function squareAt(index) {
   return flipped ? [state.files - 1 - file, state.ranks - 1 - row] : [file, row];
 }
 
+function shownTargets() {
+  // the marks on the board: the tapped piece's moves, or in a battle move the steps of the pawn tapped
+  if (battleSteps) {
+    const steps = battleFrom ? state.battle_steps[battleFrom] || [] : [];
+    return new Map(steps.map((to) => [to, pieceOn(to) ? "capture" : "move"]));
+  }
+  return new Map((selected && state.targets[selected] || []).map((t) => [t.to, t.kind]));
+}
+
 function drawBoard() {
   const board = $("board");
   board.replaceChildren();
   board.setAttribute("viewBox", `0 0 ${state.files * S} ${state.ranks * S}`);
-  const targets = new Map((selected && state.targets[selected] || []).map((t) => [t.to, t.kind]));
+  drawArrowhead(board);
+  const targets = shownTargets();
   const checked = state.check ? state.squares.filter((q) => q.royal && q.side === state.turn).map((q) => q.name) : [];
   state.squares.forEach((square, index) => {
     const [column, row] = squareAt(index);
     const x = column * S, y = row * S;
     const group = svgNode("g", { "data-square": square.name, class: "square", role: "gridcell",
       "aria-label": describe(square) }, board);
+    svgNode("title", {}, group).textContent = describe(square); // the piece's name on hover
     const classes = [square.light ? "light" : "dark"];
     if (state.last_squares.includes(square.name)) classes.push("last");
     if (checked.includes(square.name)) classes.push("checked");
     if (square.name === selected || (battleFrom === square.name)) classes.push("selected");
     svgNode("rect", { x, y, width: S, height: S, class: classes.join(" ") }, group);
-    if (targets.has(square.name)) {
-      const kind = targets.get(square.name);
-      svgNode("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: FILL[kind], class: "target",
-        "data-target": square.name, "data-kind": kind }, group);
-    }
     drawLabels(group, square, column, row, x, y);
     if (square.piece) drawPiece(group, square, x, y);
+    if (targets.has(square.name)) drawMark(group, square.name, targets.get(square.name), x, y);
   });
   drawBattleSteps(board);
 }
 
+function drawMark(group, name, kind, x, y) {
+  // a dot on a square the piece moves to (orange where the royal castles), a ring round a piece it captures
+  const cx = x + S / 2, cy = y + S / 2;
+  const data = { "data-target": name, "data-kind": kind };
+  if (kind === "capture") {
+    svgNode("circle", { cx, cy, r: 44, class: "mark capture", ...data }, group);
+    svgNode("circle", { cx, cy, r: 49, class: "mark capture-edge" }, group);
+  } else {
+    svgNode("circle", { cx, cy, r: 15, class: `mark ${kind}`, ...data }, group);
+  }
+}
+
+function drawArrowhead(board) {
+  const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 3.2,
+    markerHeight: 3.2, orient: "auto-start-reverse" }, svgNode("defs", {}, board));
+  svgNode("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }, marker);
+}
+
 function describe(square) {
-  return square.piece ? `${square.name}: ${square.side} ${square.code}` : `${square.name}: empty`;
+  return square.piece ? `${square.name}: ${sideName(square.side)}'s ${square.piece_name}` : `${square.name}: empty`;
+}
+
+function sideName(side) {
+  return side === "white" ? "White" : "Black";
 }
 
 function drawLabels(group, square, column, row, x, y) {
@@ -142,7 +181,9 @@ function drawBattleSteps(board) {
   for (const step of battleSteps) {
     const [from, to] = step.match(/[a-p]\d+/g);
     const [x1, y1] = centre(from), [x2, y2] = centre(to);
-    svgNode("line", { x1, y1, x2, y2, class: "battle-step" }, board);
+    const shorten = 0.3; // the arrow stops short of the square's centre so its head sits on the square
+    svgNode("line", { x1, y1, x2: x2 - (x2 - x1) * shorten, y2: y2 - (y2 - y1) * shorten, class: "battle-step",
+      "marker-end": "url(#arrowhead)", "data-step": step }, board);
   }
 }
 
@@ -162,31 +203,107 @@ function tapSquare(name) {
   }
   const square = pieceOn(name);
   selected = square && name !== selected ? name : null;
-  if (square) showCard(square.piece, `${square.side === "white" ? "White" : "Black"}'s ${square.code} on ${name}`);
-  say(selected && !state.result && !(state.targets[selected] || []).length ? `no legal move for the piece on ${name}` : "", false);
+  if (selected) showCard({ piece: square.piece, side: square.side, square: name });
+  else closeCard();
+  say(selected ? tapWords(square) : "", false);
   draw();
 }
 
+function tapWords(square) {
+  // what a tapped piece that cannot move now needs explaining: whose turn it is, or that it is stuck
+  if (state.result || (state.targets[square.name] || []).length) return "";
+  const piece = `${sideName(square.side)}'s ${square.piece_name} on ${square.name}`;
+  if (square.side !== state.turn) return `It is ${sideName(state.turn)}'s turn: ${piece} moves after that.`;
+  return `${piece} has no legal move now.`;
+}
+
 function tapBattle(name) {
-  if (battleFrom === null) {
-    battleFrom = pieceOn(name) ? name : null;
+  const steps = battleFrom ? state.battle_steps[battleFrom] || [] : [];
+  if (battleFrom !== null && steps.includes(name)) {
+    battleSteps = battleSteps.filter((step) => !step.startsWith(battleFrom)).concat([battleFrom + name]);
+    battleFrom = null;
   } else if (battleFrom === name) {
     battleFrom = null;
   } else {
-    battleSteps = battleSteps.filter((step) => !step.startsWith(battleFrom)).concat([battleFrom + name]);
-    battleFrom = null;
+    battleFrom = state.battle_steps[name] ? name : null;
+    say(battleFrom || !pieceOn(name) ? "" : `the piece on ${name} cannot make a battle step now`, !battleFrom && Boolean(pieceOn(name)));
   }
   draw();
 }
 
 // --- the panel ---------------------------------------------------------------------------------
 
-function showCard(piece, caption) {
-  const face = $("card-face");
-  face.src = `/card/${piece}.svg`;
-  face.alt = `the card of ${caption}`;
-  face.hidden = false;
-  $("card-caption").textContent = caption;
+function showCard(shown) {
+  cardShown = shown;
+  $("card-face").hidden = false;
+  drawCaption();
+  placeCard();
+}
+
+function closeCard() {
+  if (PHONE.matches) {
+    cardShown = null;
+    $("card").classList.remove("large");
+    placeCard();
+  }
+}
+
+function cardName() {
+  const onBoard = state.squares.find((q) => q.piece === cardShown.piece);
+  const inHand = state.hands.white.concat(state.hands.black).find((card) => card.piece === cardShown.piece);
+  return (onBoard && onBoard.piece_name) || (inHand && inHand.name) || cardShown.piece;
+}
+
+function drawCaption() {
+  // the caption follows the piece: it names the square the piece stands on now, or says it has left the board
+  if (!cardShown || !state) return;
+  const source = `/card/${cardShown.piece}.svg`;
+  if ($("card-face").getAttribute("src") !== source) $("card-face").src = source;
+  const name = cardName();
+  const owner = cardShown.side ? `${sideName(cardShown.side)}'s ` : "";
+  let where = cardShown.hand ? `, in ${sideName(cardShown.hand)}'s hand` : "";
+  if (cardShown.square) where = ` on ${cardShown.square}`;
+  if (cardShown.side && !cardShown.square && !cardShown.hand) where = " (no longer on the board)";
+  $("card-caption").textContent = `${owner}${name}${where}`;
+  $("card-face").alt = `the card of ${name}`;
+}
+
+function followCard() {
+  // after a move the shown piece may stand elsewhere: from the last move's first square to its second (a
+  // promotion shows the new piece's card), or, after an undo, on the one square where such a piece stands
+  if (!cardShown || !cardShown.square) return;
+  const same = (q) => q.piece === cardShown.piece && q.side === cardShown.side;
+  if (same(state.squares.find((q) => q.name === cardShown.square))) return;
+  const [from, to] = state.last_squares;
+  const there = to && state.squares.find((q) => q.name === to);
+  let square = null, piece = cardShown.piece;
+  if (from === cardShown.square && there && there.side === cardShown.side) {
+    [square, piece] = [to, there.piece];
+  } else {
+    const alike = state.squares.filter(same);
+    if (alike.length === 1) square = alike[0].name;
+  }
+  cardShown = { ...cardShown, square, piece };
+}
+
+function placeCard() {
+  // beside the board on a wide screen; on a phone over the board, on the half away from the piece tapped,
+  // small enough to leave that half in view (a tap on the card enlarges it to the board's width)
+  const card = $("card");
+  const slot = PHONE.matches && cardShown ? $("board-wrap") : $("card-slot");
+  if (card.parentElement !== slot) slot.append(card);
+  card.hidden = PHONE.matches && !cardShown;
+  if (!PHONE.matches || !cardShown) {
+    card.className = "";
+    $("card-face").style.maxHeight = "";
+    return;
+  }
+  const index = cardShown.square ? state.squares.findIndex((q) => q.name === cardShown.square) : 0;
+  const row = index >= 0 ? squareAt(index)[1] : 0;
+  const large = card.classList.contains("large");
+  card.className = `${row < state.ranks / 2 ? "bottom" : "top"}${large ? " large" : ""}`;
+  const boardHeight = $("board").getBoundingClientRect().height;
+  $("card-face").style.maxHeight = large ? "" : `${Math.round(boardHeight * 0.55) - 52}px`;
 }
 
 function drawStatus() {
@@ -217,11 +334,13 @@ function drawControls() {
   $("battle-steps").textContent = battleSteps && battleSteps.length ? battleSteps.join(" & ") : "none yet";
   $("pictures").hidden = !state.pictures.length;
   // the side to move offers; the offer stands for the other side to accept or decline (or to answer by moving)
+  // an offer is answered by the other buttons, Accept (which asks first) and Decline, never by the offer button
   const offer = state.draw_offer;
-  const name = (side) => (side === "white" ? "White" : "Black");
-  $("draw").textContent = offer ? `${name(offer === "white" ? "black" : "white")} accepts the draw`
-    : `${name(state.turn)} offers a draw`;
+  $("draw").textContent = `${sideName(state.turn)} offers a draw`;
+  $("draw").hidden = Boolean(offer);
   $("draw").disabled = !playing;
+  $("accept").hidden = !offer || !playing;
+  $("accept").textContent = offer ? `${sideName(offer === "white" ? "black" : "white")} accepts the draw…` : "Accept draw";
   $("decline").hidden = !offer || !playing;
   $("claim").hidden = !state.claimable;
   $("claim").textContent = state.claimable ? `Claim draw (${state.claimable})` : "Claim draw";
@@ -242,7 +361,7 @@ function drawHands() {
       chip.className = card.shared ? "chip shared" : "chip";
       chip.textContent = card.code;
       chip.title = card.name + (card.shared ? " (shared extra)" : "");
-      chip.addEventListener("click", () => showCard(card.piece, `${card.name}, in ${side === "white" ? "White" : "Black"}'s hand`));
+      chip.addEventListener("click", () => showCard({ piece: card.piece, side: null, square: null, hand: side }));
       line.append(chip);
     }
     hands.append(line);
@@ -321,8 +440,14 @@ function drawChoice() {
   if (!dialog.open) dialog.showModal();
 }
 
+function drawAll() {
+  draw();
+  placeCard();
+}
+
 function draw() {
   if (!state) return;
+  drawCaption();
   drawStatus();
   drawBoard();
   drawControls();
@@ -339,21 +464,31 @@ function command(name, extra = {}) {
 }
 
 function confirmThen(text, action) {
+  // a result the players decide cannot be taken back: ask first, with No in front (and focused)
   $("confirm-text").textContent = text;
   const dialog = $("confirm");
   dialog.onclose = () => { if (dialog.returnValue === "yes") action(); };
   dialog.returnValue = "";
   dialog.showModal();
+  $("confirm-no").focus();
 }
 
 async function poll() {
   if (document.hidden || busy) return;
   const answer = await call("/api/state");
-  if (answer.error || busy) return;
+  if (busy) return;
+  if (answer.error) {
+    unreachable = true;
+    return say(answer.error, true);
+  }
+  if (unreachable) {
+    unreachable = false;
+    say("", false);
+  }
   if (!state || answer.version !== state.version) {
     setState(answer);
     selected = null;
-    draw();
+    drawAll();
   } else {
     setState(answer);
     drawClock();
@@ -368,10 +503,30 @@ function start() {
   $("undo").addEventListener("click", command("undo"));
   $("redo").addEventListener("click", command("redo"));
   $("draw").addEventListener("click", command("draw"));
+  $("accept").addEventListener("click", () => {
+    const other = sideName(state.draw_offer === "white" ? "black" : "white");
+    confirmThen(`${other} accepts ${sideName(state.draw_offer)}'s draw offer: the game ends 1/2-1/2. Accept?`, command("accept"));
+  });
   $("decline").addEventListener("click", command("decline"));
-  $("claim").addEventListener("click", command("claim"));
-  $("resign").addEventListener("click", () => confirmThen(`${state.turn === "white" ? "White" : "Black"} resigns?`, command("resign")));
-  $("flip").addEventListener("click", () => { flipped = !flipped; draw(); });
+  $("claim").addEventListener("click", () => confirmThen(
+    `${sideName(state.turn)} claims a draw (${state.claimable}): the game ends 1/2-1/2. Claim?`, command("claim")));
+  $("resign").addEventListener("click", () => confirmThen(`${sideName(state.turn)} resigns and loses the game. Resign?`,
+    command("resign")));
+  $("card-close").addEventListener("click", (event) => {
+    event.stopPropagation();
+    cardShown = null;
+    selected = null;
+    $("card").classList.remove("large");
+    drawAll();
+  });
+  $("card-face").addEventListener("click", () => {
+    if (!PHONE.matches) return;
+    $("card").classList.toggle("large");
+    placeCard();
+  });
+  PHONE.addEventListener("change", placeCard);
+  window.addEventListener("resize", placeCard);
+  $("flip").addEventListener("click", () => { flipped = !flipped; drawAll(); });
   $("pictures").addEventListener("click", () => {
     showPictures = !showPictures;
     $("pictures").setAttribute("aria-pressed", String(showPictures));
