@@ -485,6 +485,7 @@ async function poll() {
     unreachable = false;
     say("", false);
   }
+  if (state && answer.version < state.version) return; // asked before our own action was answered: already out of date
   if (!state || answer.version !== state.version) {
     setState(answer);
     selected = null;
