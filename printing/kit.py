@@ -101,7 +101,7 @@ def _pod_pngs(ctx: KitContext) -> list[Path]:
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     written = []
     for piece in ctx.catalogue.select(sets=["starter"]):
-        drawing = card_drawing(ctx.catalogue, piece.id)
+        drawing = card_drawing(ctx.catalogue, piece.id, source)
         written.append(write_drawing(drawing, Format.PNG, out_path(folder, f"{piece.id}.png"), 300, BLEED_PT, source))
         ctx.advance(1)
     written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
@@ -120,7 +120,7 @@ def _previews(ctx: KitContext) -> list[Path]:
     folder = out_path(ctx.out_dir, "cards/preview")
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     legend = write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 150)
-    knight = write_drawing(card_drawing(ctx.catalogue, "knight"), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
+    knight = write_drawing(card_drawing(ctx.catalogue, "knight", source), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
     ctx.advance(2)
     return [legend, knight]
 

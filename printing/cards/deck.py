@@ -42,10 +42,10 @@ class Card:
     def label(self) -> str:
         return self.info.piece.name if self.info else self.kind.value
 
-    def drawing(self) -> Drawing:
-        """The card's face."""
+    def drawing(self, picture_aspect: float | None = None) -> Drawing:
+        """The card's face, its picture slot shaped to the picture's width/height (None: the silhouette's)."""
         if self.kind is CardKind.FACE:
-            return card_face(self.info)  # type: ignore[arg-type]
+            return card_face(self.info, picture_aspect)  # type: ignore[arg-type]
         if self.kind is CardKind.LEGEND:
             return legend_card()
         return blank_face(self.group)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -14,8 +15,8 @@ from printing.cards.calibrate import write_calibration
 from printing.cards.pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
 from printing.cards.deck import Card, build_deck, face_info, select_pieces
 from printing.files import file_stem, out_path, write_atomic
-from printing.cards.pdf import PdfPainter, new_canvas
-from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
+from printing.cards.pdf import PdfPainter, finished_pdf, new_canvas
+from printing.pictures import PictureSource, no_pictures, picture_aspect, rendered_pictures, renderer_available
 from printing.cards.png import png_bytes
 from printing.cards.sheets import DEFAULT_PROFILE, Duplex, load_profile
 from printing.cards.svg import svg_text
@@ -111,18 +112,22 @@ def print_backs(
 
 
 def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float, float], out_dir: Path) -> Path:
-    """Write the printer calibration sheet."""
+    """Write the printer calibration sheet for a profile: cards/calibration.pdf for the default profile,
+    cards/calibration-PROFILE.pdf for another (portrait and landscape pages read their axes differently)."""
     profile = load_profile(profile_name)
     if min(profile.page_width_pt, profile.page_height_pt) < 500:
         raise DealerError(f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card")
-    return write_calibration(profile, duplex, offset_mm, out_path(out_dir, "cards", "calibration.pdf"))
+    suffix = "" if profile_name == DEFAULT_PROFILE else "-" + file_stem(profile.name, "profile")
+    path = out_path(out_dir, "cards", f"calibration{suffix}.pdf")
+    return write_calibration(profile, duplex, offset_mm, path, profile_name)
 
 
-def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
-    """One piece's card face."""
+def card_drawing(catalogue: Catalogue, piece_id: str, pictures: PictureSource | None = None) -> Drawing:
+    """One piece's card face, its picture slot shaped to the picture pictures gives (default: the silhouette's)."""
     from cards.face import card_face
 
-    return card_face(face_info(catalogue, catalogue.get(piece_id)))
+    piece = catalogue.get(piece_id)
+    return card_face(face_info(catalogue, piece), picture_aspect(pictures, piece.id))
 
 
 def diagram_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
@@ -135,21 +140,26 @@ def write_drawing(
     drawing: Drawing, fmt: Format, path: Path, dpi: int = 300, margin_pt: float = 0.0,
     pictures: PictureSource | None = None,
 ) -> Path:
-    """Write one drawing as SVG, PNG (dpi) or a one-page PDF."""
+    """Write one drawing as SVG, PNG (dpi) or a one-page PDF, with margin_pt of bleed all round.
+
+    A PDF with bleed sets TrimBox to the drawing and BleedBox to the page, as print shops expect.
+    """
     if fmt is Format.SVG:
         return write_atomic(path, svg_text(drawing, margin_pt, pictures))
     if fmt is Format.PNG:
         if not 36 <= dpi <= 1200:
             raise DealerError(f"dpi {dpi} is not allowed; use 36 to 1200")
         return write_atomic(path, png_bytes(drawing, dpi, margin_pt, pictures))
-    import io
-
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, drawing.width_pt + 2 * margin_pt, drawing.height_pt + 2 * margin_pt, path.stem)
+    width, height = drawing.width_pt + 2 * margin_pt, drawing.height_pt + 2 * margin_pt
+    boxes = {}
+    if margin_pt > 0:
+        m = margin_pt
+        boxes = {"trimBox": (m, m, width - m, height - m), "bleedBox": (0, 0, width, height)}
+    canvas = new_canvas(buffer, width, height, path.stem, **boxes)
     PdfPainter(canvas, pictures).draw(drawing, margin_pt, margin_pt)
     canvas.showPage()
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer))
 
 
 def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Path, whole_card: bool = False,
@@ -160,7 +170,7 @@ def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Pat
         source = picture_source(catalogue, pictures, out_dir)
         path = out_path(out_dir, "cards", f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}")
         margin = BLEED_PT if bleed else 0.0
-        return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, margin, pictures=source)
+        return write_drawing(card_drawing(catalogue, piece.id, source), fmt, path, dpi, margin, pictures=source)
     return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_path(out_dir, "cards", f"{piece.id}-diagram.{fmt.value}"), dpi)
 
 

@@ -12,7 +12,7 @@ from cards.back import card_back
 from cards.primitives import Drawing
 from printing.cards.deck import Card
 from printing.files import write_atomic
-from printing.cards.pdf import PdfPainter, PictureSource, new_canvas, set_duplex
+from printing.cards.pdf import PdfPainter, PictureSource, finished_pdf, new_canvas, set_duplex, set_simplex
 from printing.cards.sheets import Duplex, Profile
 
 Progress = Callable[[int], None]  # called with the number of pages just finished
@@ -58,22 +58,25 @@ def write_fronts(
     cards: list[Card], profile: Profile, path: Path, title: str,
     pictures: PictureSource | None = None, progress: Progress | None = None,
 ) -> Path:
-    """Write the card faces imposed on the profile's sheets."""
+    """Write the card faces imposed on the profile's sheets, to print one-sided."""
     buffer = io.BytesIO()
     canvas = _canvas(buffer, profile, title)
+    set_simplex(canvas)
     painter = PdfPainter(canvas, pictures)
     cache: dict[Card, Drawing] = {}
     for page in pages_of(cards, profile):
         _front_page(painter, profile, page, cache)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer))
 
 
 def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: dict[Card, Drawing]) -> None:
     for index, card in enumerate(page):
-        drawing = cache.get(card) or cache.setdefault(card, card.drawing())
+        if card not in cache:
+            aspect = painter.picture_aspect(card.info.piece.id) if card.info else None
+            cache[card] = card.drawing(aspect)
+        drawing = cache[card]
         painter.draw(drawing, *profile.slot(index))
         if profile.crop_marks:
             _crop_marks(painter.canvas, profile, index)
@@ -104,8 +107,7 @@ def write_interleaved(
         _back_page(painter, profile, [card.group for card in page], options, backs)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer))
 
 
 def _crop_marks(canvas, profile: Profile, index: int) -> None:
@@ -128,15 +130,17 @@ def write_backs(
     cards: list[Card], profile: Profile, path: Path, title: str, options: BackOptions,
     progress: Progress | None = None,
 ) -> Path:
-    """Write the backs: mirrored for the duplex flip and shifted by the offset."""
+    """Write the backs: mirrored for the duplex flip and shifted by the offset.
+
+    The file is fed once, one-sided, onto fronts printed before: it asks for no two-sided printing.
+    """
     buffer = io.BytesIO()
     canvas = _canvas(buffer, profile, title)
-    set_duplex(canvas, options.duplex is Duplex.LONG)
+    set_simplex(canvas)
     painter = PdfPainter(canvas)
     backs: dict[str, Drawing] = {}
     for page in back_pages(cards, profile, options.layout):
         _back_page(painter, profile, page, options, backs)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer))

@@ -169,9 +169,8 @@ def test_backs_are_mirrored_for_the_flip_with_the_offset(tmp_path, duplex, offse
     found = _medallions(path)[0]
     flat = lambda points: [v for point in sorted(points) for v in point]  # noqa: E731
     assert flat(found) == pytest.approx(flat(expected), abs=0.05)
-    reader = PdfReader(path)
-    flip = "/DuplexFlipLongEdge" if duplex is Duplex.LONG else "/DuplexFlipShortEdge"
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == flip
+    reader = PdfReader(path)  # fed once, one-sided, onto printed fronts: no two-sided request
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
 
 
 def test_back_slot_geometry() -> None:
@@ -229,16 +228,16 @@ def test_face_shows_place_in_set_and_value() -> None:
 
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
 def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_each(tmp_path, duplex) -> None:
-    from printing.cards.calibrate import PITCH_MM, SHIFT_MM, STEPS, write_calibration
+    from printing.cards.calibrate import FINE_STEPS, LINE_MM, PITCH_MM, STEP_MM, write_calibration
 
     path = write_calibration(load_profile("letter-2x4-perforated"), duplex, (0.0, 0.0), tmp_path / "c.pdf")
     with pdfplumber.open(path) as pdf:
-        front, back = ([ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["bottom"] - ln["top"] > 20]
-                       for page in pdf.pages)
+        front, back = ([ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01
+                        and abs(ln["bottom"] - ln["top"] - LINE_MM * MM_PT) < 0.01] for page in pdf.pages)
     xs = sorted(ln["x0"] for ln in front)
-    assert len(xs) == len(STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
+    assert len(xs) == len(FINE_STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
     expected = [
-        (612 - x if duplex is Duplex.LONG else x) + i * SHIFT_MM * MM_PT for x, i in zip(xs, STEPS)
+        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS)
     ]
     assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
 
@@ -250,6 +249,7 @@ def test_interleaved_file_alternates_fronts_and_mirrored_backs(tmp_path) -> None
     with pdfplumber.open(path) as pdf:
         front, back = (page.extract_text() for page in pdf.pages)
     assert "Knight" in front and "PIECE" in back and "Knight" not in back
+    assert PdfReader(path).trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
 
 
 def _extents(items, dx=0.0, dy=0.0, s=1.0):
