@@ -30,7 +30,8 @@ def silhouette(group: str, size_pt: float, fill: Color, ground: Color) -> Group:
     else:
         items += [_poly(_OFFICER_BODY, style), _poly(_MITRE, style), Circle(50, 96, 3.5, style)]
     items.append(_poly(_BASE, style))
-    return Group((Group(tuple(items), scale=size_pt / 100, key=f"silhouette-{group}-{size_pt:.1f}"),))
+    paint = "-".join(f"{c:.3f}" for c in (*fill, *ground))
+    return Group((Group(tuple(items), scale=size_pt / 100, key=f"silhouette-{group}-{size_pt:.1f}-{paint}"),))
 
 
 def _poly(points: Outline, style: Style) -> Poly:
@@ -59,4 +60,5 @@ def slim_silhouette(group: str, width_pt: float, height_pt: float, fill: Color) 
     items: list[Item] = [Poly(tuple(place(x, y) for x, y in outline), style, closed=True) for outline in outlines]
     items += [Circle(*place(cx, cy), r * (kx + ky) / 2, style) for cx, cy, r in balls]
     items.append(Poly(tuple(place(x, y) for x, y in _BASE), style, closed=True))
-    return Group(tuple(items), key=f"slim-{group}-{width_pt:.1f}x{height_pt:.1f}")
+    paint = "-".join(f"{c:.3f}" for c in fill)
+    return Group(tuple(items), key=f"slim-{group}-{width_pt:.1f}x{height_pt:.1f}-{paint}")

@@ -7,12 +7,15 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from cards.back import BackStyle
 from cards.diagram import diagram_for, draw_diagram
 from cards.primitives import Drawing
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 from printing.cards.calibrate import write_calibration
-from printing.cards.pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
+from printing.cards.pdfs import (
+    BackLayout, BackOptions, pages_of, sheet_backs, write_backs, write_fronts, write_interleaved,
+)
 from printing.cards.deck import Card, build_deck, face_info, select_pieces
 from printing.files import file_stem, out_path, write_atomic
 from printing.cards.pdf import PdfPainter, finished_pdf, new_canvas
@@ -51,6 +54,7 @@ class DeckRequest:
     profile: str = DEFAULT_PROFILE
     legend: bool | None = None  # None: a legend with whole sets, none with single pieces
     pictures: PictureMode = PictureMode.RENDER
+    blanks: int = 0  # at least this many write-in cards per group
 
     @property
     def name(self) -> str:
@@ -71,7 +75,7 @@ def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], 
     pieces = select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids)
     legend = request.legend if request.legend is not None else not request.piece_ids
     hint = request.sets[0] if request.sets else ""
-    return build_deck(catalogue, pieces, profile.per_page, legend, hint), profile
+    return build_deck(catalogue, pieces, profile.per_page, legend, hint, request.blanks), profile
 
 
 def picture_source(catalogue: Catalogue, mode: PictureMode, out_dir: Path) -> PictureSource:
@@ -99,14 +103,15 @@ def print_backs(
 ) -> tuple[Path, int]:
     """Write the card backs PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
+    light = "-light" if options.style is BackStyle.LIGHT else ""
     if options.layout is BackLayout.INTERLEAVED:
-        path = out_path(out_dir, folder, f"{request.name}-cards-duplex.pdf")
+        path = out_path(out_dir, folder, f"{request.name}-cards-duplex{light}.pdf")
         pictures = picture_source(catalogue, request.pictures, out_dir)
         title = f"Dealer's Chess cards, fronts and backs: {request.name}"
         write_interleaved(cards, profile, path, title, options, pictures, progress)
         return path, 2 * deck_pages(catalogue, request)
     suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
-    path = out_path(out_dir, folder, f"{request.name}-backs{suffix}.pdf")
+    path = out_path(out_dir, folder, f"{request.name}-backs{suffix}{light}.pdf")
     write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)
     return path, deck_pages(catalogue, request, options.layout)
 
@@ -178,5 +183,5 @@ def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | 
     """How many pages the fronts (or, with a layout, the backs) of a deck take."""
     cards, profile = deck_cards(catalogue, request)
     if layout is BackLayout.SHEET:
-        return len({card.group for card in cards})
+        return len(sheet_backs(cards, profile))
     return len(pages_of(cards, profile))

@@ -8,7 +8,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable
 
-from cards.back import card_back
+from cards.back import BackStyle, card_back
 from cards.primitives import Drawing
 from printing.cards.deck import Card
 from printing.files import write_atomic
@@ -29,11 +29,12 @@ class BackLayout(Enum):
 
 @dataclass(frozen=True, slots=True)
 class BackOptions:
-    """Duplex flip, layout and the measured front/back offset in mm (x right, y up, on the back)."""
+    """Duplex flip, layout, the measured front/back offset in mm (x right, y up, on the back) and the look."""
 
     duplex: Duplex = Duplex.LONG
     layout: BackLayout = BackLayout.SHEET
     offset_mm: tuple[float, float] = (0.0, 0.0)
+    style: BackStyle = BackStyle.FULL
 
 
 def pages_of(cards: list[Card], profile: Profile) -> list[list[Card]]:
@@ -86,7 +87,7 @@ def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: 
 def _back_page(painter: PdfPainter, profile: Profile, groups: list[str], options: BackOptions,
                backs: dict[str, Drawing]) -> None:
     for index, group in enumerate(groups):
-        drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt))
+        drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt, options.style))
         painter.draw(drawing, *profile.back_slot(index, options.duplex, options.offset_mm))
     painter.canvas.showPage()
 
@@ -118,12 +119,19 @@ def _crop_marks(canvas, profile: Profile, index: int) -> None:
         canvas.line(x0, y0, x1, y1)
 
 
+def sheet_backs(cards: list[Card], profile: Profile) -> list[tuple[tuple[str, ...], list[int]]]:
+    """Each distinct back page (the group of every slot) with the front pages (0-based) it goes behind."""
+    patterns: dict[tuple[str, ...], list[int]] = {}
+    for number, page in enumerate(pages_of(cards, profile)):
+        patterns.setdefault(tuple(card.group for card in page), []).append(number)
+    return list(patterns.items())
+
+
 def back_pages(cards: list[Card], profile: Profile, layout: BackLayout) -> list[list[str]]:
-    """The group of each back slot, page by page."""
-    if layout is not BackLayout.SHEET:
-        return [[card.group for card in page] for page in pages_of(cards, profile)]
-    groups = list(dict.fromkeys(card.group for card in cards))
-    return [[group] * profile.per_page for group in groups]
+    """The group of each back slot, page by page: per front page, or once per distinct page (SHEET)."""
+    if layout is BackLayout.SHEET:
+        return [list(groups) for groups, _ in sheet_backs(cards, profile)]
+    return [[card.group for card in page] for page in pages_of(cards, profile)]
 
 
 def write_backs(

@@ -205,10 +205,29 @@ def test_crop_marks_stay_outside_every_card(tmp_path) -> None:
 def test_starter_deck_is_whole_sheets_with_padding() -> None:
     cards = build_deck(CATALOGUE, select_pieces(CATALOGUE), 8)
     kinds = Counter((card.kind, card.group) for card in cards)
-    assert kinds[(CardKind.FACE, "royal")] == 7 and kinds[(CardKind.BLANK, "royal")] == 1
-    assert kinds[(CardKind.FACE, "piece")] == 40 and kinds[(CardKind.BLANK, "piece")] == 0
+    assert kinds[(CardKind.FACE, "royal")] == 7 and kinds[(CardKind.FACE, "piece")] == 40
     assert kinds[(CardKind.FACE, "pawn")] == 24 and kinds[(CardKind.LEGEND, "neutral")] == 2
     assert len(cards) == 80
+    assert [card.group for card in cards[7:8]] == ["royal"]  # the royal sheet's eighth card
+    # the legend sheet is filled with write-in cards of every group, fewest first, then the larger group
+    assert [(card.kind, card.group) for card in cards[72:]] == [
+        (CardKind.LEGEND, "neutral"), (CardKind.LEGEND, "neutral"), (CardKind.BLANK, "royal"),
+        *[(CardKind.BLANK, "piece")] * 3, *[(CardKind.BLANK, "pawn")] * 2,
+    ]
+    assert kinds[(CardKind.BLANK, "neutral")] == 0
+
+
+@pytest.mark.parametrize("per_sheet", [1, 4, 8])
+@pytest.mark.parametrize("blanks", [0, 1, 5, 9])
+def test_blanks_give_every_group_its_own_write_in_cards_on_whole_sheets(per_sheet, blanks) -> None:
+    cards = build_deck(CATALOGUE, select_pieces(CATALOGUE), per_sheet, legend=False, blanks=blanks)
+    for group in ("royal", "piece", "pawn"):
+        mine = [card for card in cards if card.group == group]
+        written = sum(card.kind is CardKind.BLANK for card in mine)
+        assert written >= blanks and (per_sheet == 1 or len(mine) % per_sheet == 0), (group, written)
+        assert written < blanks + per_sheet or per_sheet == 1
+    groups = [card.group for card in cards]
+    assert groups == sorted(groups, key=["royal", "piece", "pawn"].index)  # each group on sheets of its own
 
 
 def test_every_catalogue_face_fits_its_safe_area() -> None:
