@@ -93,7 +93,7 @@ def write_calibration(
     canvas.showPage()
     _back(canvas, sheet, layout, profile_arg or profile.name)
     canvas.showPage()
-    return write_atomic(path, finished_pdf(canvas, buffer))
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 @dataclass(frozen=True, slots=True)

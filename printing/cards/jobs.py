@@ -164,7 +164,7 @@ def write_drawing(
     canvas = new_canvas(buffer, width, height, path.stem, **boxes)
     PdfPainter(canvas, pictures).draw(drawing, margin_pt, margin_pt)
     canvas.showPage()
-    return write_atomic(path, finished_pdf(canvas, buffer))
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Path, whole_card: bool = False,

@@ -42,17 +42,17 @@ def set_simplex(canvas: Canvas) -> None:
     canvas.setViewerPreference("Duplex", "Simplex")
 
 
-def finished_pdf(canvas: Canvas, buffer: io.BytesIO) -> bytes:
+def finished_pdf(canvas: Canvas, buffer: io.BytesIO, file_name: str) -> bytes:
     """Save the canvas and give each embedded font subset a tag of this file's own.
 
     reportlab tags every first subset AAAAAA+; a print shop merging files and keeping one font per
-    name would mix up different subsets. The tags come from a hash of the file, so different files
-    get different tags and the same input still gives the same bytes. The tag keeps its length, so
-    the cross-reference offsets stay valid.
+    name would mix up different subsets. The tags come from a hash of the file's name and bytes, so
+    different files get different tags and the same input still gives the same bytes. The tag keeps
+    its length, so the cross-reference offsets stay valid.
     """
     canvas.save()
     data = buffer.getvalue()
-    digest = hashlib.sha256(data).digest()
+    digest = hashlib.sha256(file_name.encode() + b"\0" + data).digest()
 
     def retag(match: re.Match[bytes]) -> bytes:
         seed = hashlib.sha256(digest + match.group(2) + match.group(3)).digest()

@@ -69,7 +69,7 @@ def write_fronts(
         _front_page(painter, profile, page, cache)
         if progress:
             progress(1)
-    return write_atomic(path, finished_pdf(canvas, buffer))
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: dict[Card, Drawing]) -> None:
@@ -108,7 +108,7 @@ def write_interleaved(
         _back_page(painter, profile, [card.group for card in page], options, backs)
         if progress:
             progress(1)
-    return write_atomic(path, finished_pdf(canvas, buffer))
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def _crop_marks(canvas, profile: Profile, index: int) -> None:
@@ -151,4 +151,4 @@ def write_backs(
         _back_page(painter, profile, page, options, backs)
         if progress:
             progress(1)
-    return write_atomic(path, finished_pdf(canvas, buffer))
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
