@@ -79,7 +79,8 @@ def balanced_wrap(text: str, font: Font, size_pt: float, width_at: Callable[[int
     """As many lines as the greedy wrap, with the breaks moved so the lines are as even as possible.
 
     Minimises the sum of squared leftover widths over every line but a paragraph's last, so no line
-    ends far short of the column while the next is full (no lone 'squares' above 'orthogonally;').
+    ends far short of the column while the next is full (no lone 'squares' above 'orthogonally;');
+    a last line under a third of the column costs too, so a lone 'it.' does not end a paragraph.
     """
     greedy = wrap(text, font, size_pt, width_at)
     if greedy is None:
@@ -105,7 +106,7 @@ def _even_breaks(words: list[str], font: Font, size_pt: float, widths: list[floa
                 width = text_width_pt(" ".join(words[i:j]), font, size_pt)
                 if width > widths[k - 1]:
                     break
-                slack = 0.0 if k == count else (widths[k - 1] - width) ** 2
+                slack = (widths[k - 1] - width) ** 2 if k < count else 4 * max(0.0, widths[k - 1] / 3 - width) ** 2
                 if best[k - 1][i] + slack < best[k][j]:
                     best[k][j], back[k][j] = best[k - 1][i] + slack, i
     lines, j = [], n
