@@ -175,7 +175,7 @@ Cards (cards/)
                          back of the printed fronts:
 {back_pages}
   starter-backs-light.pdf
-                         the same backs in outline on white: about a tenth of the ink.
+                         the same backs in outline on white: less than a tenth of the ink.
   starter-backs-per-page.pdf
                          the same backs, one page per front page, in order: for printers that take
                          the whole stack of fronts back in and print the backs in one run.

@@ -14,7 +14,7 @@ from pathlib import Path
 from unittest import mock
 
 from pieces.catalogue import load_catalogue
-from printing import card_pdfs
+from printing.cards import pdfs as card_pdfs
 from printing.cards.jobs import DeckRequest, Format, PictureMode, card_drawing, print_backs, print_cards, write_drawing
 from printing.cards.pdfs import BackLayout, BackOptions
 from printing.cards.pdf import PdfPainter
