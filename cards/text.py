@@ -129,9 +129,10 @@ def fit_text(
     size = largest_pt
     while size >= smallest_pt - 1e-9:
         lead = size * leading
-        lines = balanced_wrap(text, font, size, lambda i, lead=lead: width_at(i * lead))
+        width = lambda i, lead=lead: width_at(i * lead)  # noqa: E731
+        lines = wrap(text, font, size, width)  # the fewest lines; evened out only once they fit
         if lines is not None and len(lines) * lead - (lead - size) <= height_pt:
-            return Lines(tuple(lines), size, lead)
+            return Lines(tuple(balanced_wrap(text, font, size, width) or lines), size, lead)
         size -= 0.25
     raise LayoutError(
         f"text {text[:40]!r}... does not fit a {height_pt:.0f} pt box at {smallest_pt} pt; shorten it"
