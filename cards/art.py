@@ -30,8 +30,35 @@ def silhouette(group: str, size_pt: float, fill: Color, ground: Color) -> Group:
     else:
         items += [_poly(_OFFICER_BODY, style), _poly(_MITRE, style), Circle(50, 96, 3.5, style)]
     items.append(_poly(_BASE, style))
-    return Group((Group(tuple(items), scale=size_pt / 100, key=f"silhouette-{group}-{size_pt:.1f}"),))
+    paint = "-".join(f"{c:.3f}" for c in (*fill, *ground))
+    return Group((Group(tuple(items), scale=size_pt / 100, key=f"silhouette-{group}-{size_pt:.1f}-{paint}"),))
 
 
 def _poly(points: Outline, style: Style) -> Poly:
     return Poly(points, style, closed=True)
+
+
+_ROYAL_CAP: Outline = ((47, 90), (53, 90), (53, 98), (47, 98))
+_SLIM_PARTS: dict[str, tuple[tuple[Outline, ...], tuple[tuple[float, float, float], ...]]] = {
+    "pawn": ((_PAWN_BODY,), ((50, 68, 13),)),
+    "spear": ((_PAWN_BODY, _SPEAR_HEAD), ((50, 64, 9),)),
+    "royal": ((_OFFICER_BODY, _CROWN, _ROYAL_CAP), ()),
+    "piece": ((_OFFICER_BODY, _MITRE), ((50, 94.5, 3.5),)),
+}
+
+
+def slim_silhouette(group: str, width_pt: float, height_pt: float, fill: Color) -> Group:
+    """The group's silhouette stretched to fill a width x height box (the face's picture slot), no ground disc."""
+    outlines, balls = _SLIM_PARTS.get(group, _SLIM_PARTS["piece"])
+    top = max([y for outline in outlines for _, y in outline] + [cy + r for _, cy, r in balls])
+    kx, ky = width_pt / (_BASE[1][0] - _BASE[0][0]), height_pt / (top - _BASE[0][1])
+    style = Style(fill, (1.0, 1.0, 1.0), 0.8)
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return ((x - 50) * kx + width_pt / 2, (y - _BASE[0][1]) * ky)
+
+    items: list[Item] = [Poly(tuple(place(x, y) for x, y in outline), style, closed=True) for outline in outlines]
+    items += [Circle(*place(cx, cy), r * (kx + ky) / 2, style) for cx, cy, r in balls]
+    items.append(Poly(tuple(place(x, y) for x, y in _BASE), style, closed=True))
+    paint = "-".join(f"{c:.3f}" for c in fill)
+    return Group(tuple(items), key=f"slim-{group}-{width_pt:.1f}x{height_pt:.1f}-{paint}")

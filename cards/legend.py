@@ -86,7 +86,7 @@ def legend_card() -> Drawing:
         for line in lines.lines:
             items.append(Text(x + 2 * C + 4, baseline, line, lines.size_pt, Font.REGULAR, INK))
             baseline -= lines.leading_pt
-    note = "Black's moves are the same, turned round. Colours as in the Interactive Diagram."
-    size = fit_line(note, Font.ITALIC, RIGHT - LEFT, SMALL_PT, 6.0)
+    note = "For Black, turn the diagram round. Colours as in the Interactive Diagram."
+    size = fit_line(note, Font.ITALIC, RIGHT - LEFT, SMALL_PT, SMALL_PT)
     items.append(Text(LEFT, 20.5, note, size, Font.ITALIC, (0.3, 0.3, 0.3)))
     return Drawing(CARD_W_PT, CARD_H_PT, (Group(tuple(items), key="legend"),))

@@ -75,6 +75,48 @@ def wrap(text: str, font: Font, size_pt: float, width_at: Callable[[int], float]
     return lines
 
 
+def balanced_wrap(text: str, font: Font, size_pt: float, width_at: Callable[[int], float]) -> list[str] | None:
+    """As many lines as the greedy wrap, with the breaks moved so the lines are as even as possible.
+
+    Minimises the sum of squared leftover widths over every line but a paragraph's last, so no line
+    ends far short of the column while the next is full (no lone 'squares' above 'orthogonally;');
+    a last line under a third of the column costs too, so a lone 'it.' does not end a paragraph.
+    """
+    greedy = wrap(text, font, size_pt, width_at)
+    if greedy is None:
+        return None
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        count = len(wrap(paragraph, font, size_pt, lambda i, first=len(lines): width_at(first + i)) or [""])
+        lines += _even_breaks(words, font, size_pt, [width_at(len(lines) + k) for k in range(count)]) if words else [""]
+    return lines
+
+
+def _even_breaks(words: list[str], font: Font, size_pt: float, widths: list[float]) -> list[str]:
+    """The words in exactly len(widths) lines, line k at most widths[k] wide, least squared slack."""
+    n, count = len(words), len(widths)
+    infinity = float("inf")
+    best = [[infinity] * (n + 1) for _ in range(count + 1)]  # best[k][j]: words[:j] in k lines
+    back = [[0] * (n + 1) for _ in range(count + 1)]
+    best[0][0] = 0.0
+    for k in range(1, count + 1):
+        for j in range(1, n + 1):
+            for i in range(j - 1, -1, -1):
+                width = text_width_pt(" ".join(words[i:j]), font, size_pt)
+                if width > widths[k - 1]:
+                    break
+                slack = (widths[k - 1] - width) ** 2 if k < count else 4 * max(0.0, widths[k - 1] / 3 - width) ** 2
+                if best[k - 1][i] + slack < best[k][j]:
+                    best[k][j], back[k][j] = best[k - 1][i] + slack, i
+    lines, j = [], n
+    for k in range(count, 0, -1):
+        i = back[k][j]
+        lines.append(" ".join(words[i:j]))
+        j = i
+    return lines[::-1]
+
+
 def fit_text(
     text: str, font: Font, height_pt: float, width_at: Callable[[float], float],
     largest_pt: float, smallest_pt: float, leading: float = 1.2,
@@ -87,9 +129,10 @@ def fit_text(
     size = largest_pt
     while size >= smallest_pt - 1e-9:
         lead = size * leading
-        lines = wrap(text, font, size, lambda i, lead=lead: width_at(i * lead))
+        width = lambda i, lead=lead: width_at(i * lead)  # noqa: E731
+        lines = wrap(text, font, size, width)  # the fewest lines; evened out only once they fit
         if lines is not None and len(lines) * lead - (lead - size) <= height_pt:
-            return Lines(tuple(lines), size, lead)
+            return Lines(tuple(balanced_wrap(text, font, size, width) or lines), size, lead)
         size -= 0.25
     raise LayoutError(
         f"text {text[:40]!r}... does not fit a {height_pt:.0f} pt box at {smallest_pt} pt; shorten it"

@@ -14,6 +14,7 @@ from pieces.errors import DealerError
 from printing.cards.jobs import (
     DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
 )
+from cards.back import BackStyle
 from printing.cards.pdfs import BackLayout, BackOptions
 from printing.files import prepare_out_dir
 from printing.kit import KitContext, build_kit, kit_units
@@ -41,6 +42,9 @@ def deck_options(command):
         click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
                      help="Sheet profile: letter-2x4-perforated, letter-cut, a4-cut, pod, or a .toml file."),
         click.option("--legend/--no-legend", default=None, help="Add the legend sheet (default: with whole sets)."),
+        click.option("--blanks", type=click.IntRange(0, 64), default=0, show_default=True,
+                     help="At least this many write-in cards per group, each with its group's back "
+                          "(sheets are always filled with them)."),
         click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),
     )
@@ -49,8 +53,9 @@ def deck_options(command):
     return command
 
 
-def _request(sets, games, groups, piece_ids, profile, legend, pictures="render") -> DeckRequest:
-    return DeckRequest(tuple(sets), tuple(games), tuple(groups), tuple(piece_ids), profile, legend, PictureMode(pictures))
+def _request(sets, games, groups, piece_ids, profile, legend, blanks, pictures="render") -> DeckRequest:
+    return DeckRequest(tuple(sets), tuple(games), tuple(groups), tuple(piece_ids), profile, legend,
+                       PictureMode(pictures), blanks)
 
 
 PICTURES = click.option(
@@ -65,11 +70,12 @@ PICTURES = click.option(
 @click.option("--deal", "deal_file", type=click.Path(),
               help="Only the cards in play in a deal saved by `dealer deal --save FILE`.")
 @catalogue_option
-def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pictures, deal_file, catalogue: Catalogue) -> None:
+def cards_command(sets, games, groups, piece_ids, profile, legend, blanks, out_dir, pictures, deal_file,
+                  catalogue: Catalogue) -> None:
     """Print card fronts as a PDF (default: the whole starter kit on perforated Letter sheets)."""
     if deal_file:
         piece_ids = (*piece_ids, *cards_in_play(read_deal_file(deal_file)))
-    request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
+    request = _request(sets, games, groups, piece_ids, profile, legend, blanks, pictures)
     pages = deck_pages(catalogue, request)
     prepare_out_dir(out_dir)
     with click.progressbar(length=pages, label="card fronts", file=sys.stderr) as bar:
@@ -82,17 +88,25 @@ def cards_command(sets, games, groups, piece_ids, profile, legend, out_dir, pict
 @click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True,
               help="The edge your printer flips the paper on.")
 @click.option("--back-offset", "back_offset", default="0,0", show_default=True,
-              help="X,Y in mm to shift the backs (read it off `dealer calibrate`).")
+              help="X,Y in mm to shift the backs: read it off `dealer calibrate` with the same --profile.")
 @click.option("--layout", type=click.Choice([m.value for m in BackLayout]), default="sheet", show_default=True,
-              help="sheet: one back page per group, to print N times; pages: one back per front page; "
+              help="sheet: one back page per kind of front sheet (mostly one per group), to print N times; "
+                   "pages: one back per front page; "
                    "interleaved: fronts and backs alternating in one file, for a duplex printer.")
+@click.option("--back-style", "back_style", type=click.Choice([s.value for s in BackStyle]), default="full",
+              show_default=True, help="full: the group's colour over the whole card; light: the same design in "
+                                      "outline on white, for a fraction of the ink (and no white edges to show).")
 @PICTURES
 @catalogue_option
-def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, duplex, back_offset, layout, pictures,
-                  catalogue: Catalogue) -> None:
-    """Print the card backs as a PDF, placed for double-sided printing."""
-    request = _request(sets, games, groups, piece_ids, profile, legend, pictures)
-    options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset))
+def backs_command(sets, games, groups, piece_ids, profile, legend, blanks, out_dir, duplex, back_offset, layout,
+                  back_style, pictures, catalogue: Catalogue) -> None:
+    """Print the card backs as a PDF, placed for double-sided printing.
+
+    sheet and pages files are printed one-sided onto fronts printed before; interleaved is printed
+    double-sided. Measure --back-offset with `dealer calibrate --profile P` for the profile you print.
+    """
+    request = _request(sets, games, groups, piece_ids, profile, legend, blanks, pictures)
+    options = BackOptions(Duplex(duplex), BackLayout(layout), _offset(back_offset), BackStyle(back_style))
     pages = deck_pages(catalogue, request, options.layout)
     prepare_out_dir(out_dir)
     with click.progressbar(length=pages, label="card backs",
@@ -102,12 +116,19 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, out_dir, dupl
 
 
 @click.command("calibrate")
-@click.option("--profile", default=DEFAULT_PROFILE, show_default=True, help="Sheet profile (for the page size).")
-@click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True)
-@click.option("--back-offset", "back_offset", default="0,0", show_default=True, help="Check an offset: X,Y in mm.")
+@click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
+              help="The sheet profile you print the cards on: portrait and landscape pages swap the axes.")
+@click.option("--duplex", type=click.Choice([d.value for d in Duplex]), default="long", show_default=True,
+              help="The edge your printer flips the paper on.")
+@click.option("--back-offset", "back_offset", default="0,0", show_default=True,
+              help="Print the back with this offset, X,Y in mm: the scales then read the whole offset.")
 @click.option("--out", "out_dir", default="build", show_default=True, type=click.Path())
 def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
-    """Print a two-sided sheet that measures your printer's front/back offset."""
+    """Print a two-sided sheet that measures your printer's front/back offset for a profile.
+
+    Every line is numbered on both sides: the pair with the same number that forms one straight line
+    is the --back-offset for `dealer backs` with the same --profile and --duplex.
+    """
     path = print_calibration(profile, Duplex(duplex), _offset(back_offset), prepare_out_dir(out_dir))
     click.echo(f"wrote {path}: print it double-sided at 100 %, then follow the steps on the sheet")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -17,17 +17,22 @@ from printing.cards.jobs import (
     BLEED_PT, DeckRequest, Format, PictureMode, card_drawing, deck_cards, deck_pages, picture_source, print_backs,
     print_calibration, print_cards, write_drawing,
 )
-from printing.cards.pdfs import BackLayout, BackOptions
+from printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from printing.cards.deck import CardKind
 from printing.files import out_path, write_atomic
 from printing.pictures import renderer_available
 from printing.cards.sheets import Duplex
-from cards.back import card_back
+from cards.back import BackStyle, card_back
+from cards.face import blank_face
 from cards.legend import legend_card
 from cards.theme import NEUTRAL, group_look
 
 STARTER = DeckRequest(sets=("starter",))
-POD = DeckRequest(sets=("starter",), profile="pod", legend=True)
+POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
+BACK_FILES = (
+    (BackLayout.SHEET, BackStyle.FULL), (BackLayout.SHEET, BackStyle.LIGHT), (BackLayout.PAGES, BackStyle.FULL),
+    (BackLayout.INTERLEAVED, BackStyle.FULL),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +72,7 @@ def _pictures(ctx: KitContext) -> list[Path]:
 
 
 def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
-    return DeckRequest(request.sets, request.games, request.groups, request.piece_ids, request.profile,
-                       request.legend, ctx.pictures)
+    return replace(request, pictures=ctx.pictures)
 
 
 def _fronts(ctx: KitContext) -> list[Path]:
@@ -77,8 +81,9 @@ def _fronts(ctx: KitContext) -> list[Path]:
 
 def _backs(ctx: KitContext) -> list[Path]:
     written = []
-    for layout in (BackLayout.SHEET, BackLayout.PAGES, BackLayout.INTERLEAVED):
-        written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), BackOptions(Duplex.LONG, layout), ctx.out_dir, ctx.advance)[0])
+    for layout, style in BACK_FILES:
+        options = BackOptions(Duplex.LONG, layout, style=style)
+        written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), options, ctx.out_dir, ctx.advance)[0])
     return written
 
 
@@ -101,10 +106,12 @@ def _pod_pngs(ctx: KitContext) -> list[Path]:
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     written = []
     for piece in ctx.catalogue.select(sets=["starter"]):
-        drawing = card_drawing(ctx.catalogue, piece.id)
+        drawing = card_drawing(ctx.catalogue, piece.id, source)
         written.append(write_drawing(drawing, Format.PNG, out_path(folder, f"{piece.id}.png"), 300, BLEED_PT, source))
         ctx.advance(1)
     written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
+    for group in _starter_groups(ctx)[:-1]:
+        written.append(write_drawing(blank_face(group), Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
     for group in _starter_groups(ctx):
         back = card_back(group, BLEED_PT)
         written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
@@ -120,7 +127,7 @@ def _previews(ctx: KitContext) -> list[Path]:
     folder = out_path(ctx.out_dir, "cards/preview")
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     legend = write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 150)
-    knight = write_drawing(card_drawing(ctx.catalogue, "knight"), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
+    knight = write_drawing(card_drawing(ctx.catalogue, "knight", source), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
     ctx.advance(2)
     return [legend, knight]
 
@@ -142,8 +149,8 @@ def _pieces3d(ctx: KitContext) -> list[Path]:
 KIT_STEPS: list[KitStep] = [
     KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
-    KitStep("card backs (per group, per front page, and fronts and backs in one file)", lambda ctx: sum(
-        deck_pages(ctx.catalogue, STARTER, layout) for layout in BackLayout
+    KitStep("card backs (per kind of sheet, light, per front page, and fronts and backs in one file)", lambda ctx: sum(
+        deck_pages(ctx.catalogue, STARTER, layout) for layout, _ in BACK_FILES
     ), _backs),
     KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
@@ -161,30 +168,52 @@ How to print the Dealer's Chess starter kit
 ===========================================
 
 Cards (cards/)
-  starter-cards.pdf      the fronts: {pages} sheets for US Letter perforated cardstock, 2 x 4 cards of
-                         4.25 x 2.75 in:
-{contents}.
-  starter-backs.pdf      one back sheet per group. Print each on the back of its group's front
-                         sheets: {backs}.
+  starter-cards.pdf      the fronts, printed one-sided: {pages} sheets for US Letter perforated
+                         cardstock, 2 x 4 cards of 4.25 x 2.75 in:
+{contents}
+  starter-backs.pdf      the backs, one page per kind of front sheet, printed one-sided onto the
+                         back of the printed fronts:
+{back_pages}
+  starter-backs-light.pdf
+                         the same backs in outline on white: less than a tenth of the ink.
   starter-backs-per-page.pdf
                          the same backs, one page per front page, in order: for printers that take
-                         the fronts back in and print the backs in one run.
+                         the whole stack of fronts back in and print the backs in one run.
   starter-cards-duplex.pdf
                          fronts and backs alternating, for a printer that prints both sides itself:
                          print the whole file double-sided, flipping on the long edge.
-  calibration.pdf        print it double-sided first to measure your printer's front/back offset.
+  calibration.pdf        print it double-sided first: it measures your printer's front/back offset
+                         on these portrait sheets (steps on the sheet).
 
 Always print at 100 % ("Actual size"); "Fit to page" shrinks the sheet and the cards miss the
-perforations. Backs are placed for flipping on the long edge. If the backs come out shifted, print
-calibration.pdf, read the offset and run:
-    dealer backs --duplex long --back-offset X,Y
-For plain cardstock with crop marks: dealer cards --profile letter-cut (or a4-cut), and the same
---profile for dealer backs.
+perforations. The backs are placed for flipping on the long edge.
+
+Feeding the fronts back by hand: rehearse with calibration.pdf. Print its first page, put the
+sheet back in the tray the way you mean to put the fronts back, print its second page: if the
+scales of the two sides lie on each other, feed the fronts the same way. If the back comes out
+upside down, turn the stack round (or print the backs with --duplex short).
+
+Backs shifted? Read the offset off calibration.pdf and print the backs again with it:
+    dealer backs --profile letter-2x4-perforated --duplex long --back-offset X,Y
+An offset belongs to the profile it was measured on: portrait and landscape sheets swap the axes.
+For plain cardstock cut by hand (landscape sheets with gutters and crop marks) measure again:
+    dealer cards --profile letter-cut          (or a4-cut)
+    dealer calibrate --profile letter-cut      writes cards/calibration-letter-cut.pdf
+    dealer backs --profile letter-cut --back-offset X,Y
+
+White strips on the backs: the backs are printed to the very edge of every card, but most home
+printers cannot print the outer 3-8 mm of a sheet, so on perforated sheets the cards' outer edges
+come out with a white strip. To avoid it, turn on borderless printing if your printer has it; or
+print starter-backs-light.pdf, whose white ground hides the strip; or print on plain cardstock
+with --profile letter-cut or a4-cut, where the backs run into the gutters, which are cut off.
+
+{write_ins}
 
 Print-on-demand (cards/print-on-demand/)
-  one card per page with 1/8 in bleed, TrimBox and BleedBox set, and one back per group;
-  png/ holds every card and back as a 300 dpi PNG with bleed (1350 x 900 px).
-  Single cards as 300 dpi PNG with bleed: dealer diagram ID --card --bleed --format png
+  one card per page with 1/8 in bleed, TrimBox and BleedBox set, a write-in card and a back per
+  group; png/ holds every card, write-in card and back as a 300 dpi PNG with bleed (1350 x 900 px).
+  One card with bleed: dealer diagram ID --card --bleed --format png (--format pdf sets TrimBox and
+  BleedBox too)
 
 3D pieces (pieces-50mm/, plates-50mm/)
   one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates
@@ -197,15 +226,33 @@ Files written by this run:
 
 
 def how_to_print(catalogue: Catalogue) -> str:
-    """The note's text, with the sheet counts of the starter deck."""
+    """The note's text, with the sheets, back pages and write-in cards of the starter deck."""
     cards, profile = deck_cards(catalogue, STARTER)
     faces = Counter(card.group for card in cards if card.kind is CardKind.FACE)
-    sheets = Counter(card.group for card in cards)
+    blanks = Counter(card.group for card in cards if card.kind is CardKind.BLANK)
     contents = ", ".join(f"{count} {group_look(group).plural.lower()}" for group, count in faces.items())
-    contents += ", legend cards and blank write-in cards to fill the sheets"
-    backs = ", ".join(f"{group_look(g).label.lower()} x{n // profile.per_page}" for g, n in sheets.items())
+    contents += ", two legend cards and write-in cards to fill the sheets."
     contents = textwrap.fill(contents, 100, initial_indent=" " * 25, subsequent_indent=" " * 25)
-    return HOW_TO_PRINT.format(pages=len(cards) // profile.per_page, contents=contents, backs=backs)
+    return HOW_TO_PRINT.format(
+        pages=len(cards) // profile.per_page, contents=contents, back_pages=_back_pages(cards, profile),
+        write_ins=textwrap.fill(
+            "Write-in cards: blank cards for pieces of your own, each with its own group's back so it does not "
+            f"stand out face down: {', '.join(f'{n} {group_look(g).label.lower()}' for g, n in blanks.items())}. "
+            "For more, give the same --blanks N to dealer cards and dealer backs.", 100),
+    )
+
+
+def _back_pages(cards: list, profile) -> str:
+    """'page 1 behind front sheet 1 (royals)' and so on, one line per back page."""
+    lines = []
+    for page, (groups, fronts) in enumerate(sheet_backs(cards, profile), 1):
+        first, last = fronts[0] + 1, fronts[-1] + 1
+        sheets = f"front sheet {first}" if first == last else f"front sheets {first}-{last}"
+        kinds = list(dict.fromkeys(groups))
+        what = group_look(kinds[0]).plural.lower() if len(kinds) == 1 else "legend and write-in cards"
+        times = "once" if len(fronts) == 1 else f"{len(fronts)} times"
+        lines.append(f"{' ' * 27}page {page} behind {sheets} ({what}), {times}")
+    return "\n".join(lines)
 
 
 def kit_units(ctx: KitContext) -> int:

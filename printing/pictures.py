@@ -22,6 +22,12 @@ def no_pictures(piece_id: str) -> None:
     return None
 
 
+def picture_aspect(source: PictureSource | None, piece_id: str) -> float | None:
+    """Width / height of a piece's picture from source; None where there is none (the silhouette stands in)."""
+    image = source(piece_id) if source else None
+    return image.width / image.height if image is not None and image.height else None
+
+
 def renderer_available() -> bool:
     """Whether the 3D renderer and its cache can be imported."""
     try:

@@ -42,10 +42,10 @@ class Card:
     def label(self) -> str:
         return self.info.piece.name if self.info else self.kind.value
 
-    def drawing(self) -> Drawing:
-        """The card's face."""
+    def drawing(self, picture_aspect: float | None = None) -> Drawing:
+        """The card's face, its picture slot shaped to the picture's width/height (None: the silhouette's)."""
         if self.kind is CardKind.FACE:
-            return card_face(self.info)  # type: ignore[arg-type]
+            return card_face(self.info, picture_aspect)  # type: ignore[arg-type]
         if self.kind is CardKind.LEGEND:
             return legend_card()
         return blank_face(self.group)
@@ -77,22 +77,38 @@ def _check_names(kind: str, given: list[str], known: set[str]) -> None:
 
 def build_deck(
     catalogue: Catalogue, pieces: list[PieceDef], per_sheet: int, legend: bool = True, set_hint: str = "",
+    blanks: int = 0,
 ) -> list[Card]:
-    """Faces grouped royal, piece, pawn, spear; each group padded with blanks to whole sheets."""
+    """Faces grouped royal, piece, pawn, spear; each group with at least `blanks` write-in cards of its
+    own and padded with more to whole sheets; the legend sheet filled with write-in cards of the
+    groups that have fewest, so every group of a whole set gets some, each with its own back."""
     cards: list[Card] = []
+    spare: dict[str, tuple[int, int]] = {}  # group -> (write-in cards so far, faces)
     for group in GROUP_ORDER:
         faces = [Card(CardKind.FACE, group, face_info(catalogue, p, set_hint)) for p in pieces if p.group.value == group]
-        cards += faces + _blanks(group, len(faces), per_sheet)
+        if not faces:
+            continue
+        count = blanks + (-(len(faces) + blanks) % per_sheet if per_sheet > 1 else 0)
+        cards += faces + [Card(CardKind.BLANK, group)] * count
+        spare[group] = (count, len(faces))
     if legend:
         count = min(LEGENDS_PER_DECK, per_sheet) if per_sheet > 1 else 1
-        cards += [Card(CardKind.LEGEND, NEUTRAL)] * count + _blanks(NEUTRAL, count, per_sheet)
+        free = -count % per_sheet if per_sheet > 1 else 0
+        cards += [Card(CardKind.LEGEND, NEUTRAL)] * count + _legend_sheet_blanks(spare, free)
     return cards
 
 
-def _blanks(group: str, count: int, per_sheet: int) -> list[Card]:
-    if count == 0 or per_sheet <= 1:
-        return []
-    return [Card(CardKind.BLANK, group)] * (-count % per_sheet)
+def _legend_sheet_blanks(spare: dict[str, tuple[int, int]], free: int) -> list[Card]:
+    """`free` write-in cards, each given to the group with fewest so far (ties: the larger group)."""
+    counts = dict(spare)
+    chosen: list[str] = []
+    for _ in range(free):
+        group = min(counts, key=lambda g: (counts[g][0], -counts[g][1])) if counts else NEUTRAL
+        if counts:
+            counts[group] = (counts[group][0] + 1, counts[group][1])
+        chosen.append(group)
+    order = (*GROUP_ORDER, NEUTRAL)
+    return [Card(CardKind.BLANK, group) for group in sorted(chosen, key=order.index)]
 
 
 def face_info(catalogue: Catalogue, piece: PieceDef, set_hint: str = "") -> FaceInfo:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from cards.back import BackStyle
 from cards.diagram import diagram_for, draw_diagram
 from cards.primitives import Drawing
 from pieces.catalogue import Catalogue
 from pieces.errors import DealerError
 from printing.cards.calibrate import write_calibration
-from printing.cards.pdfs import BackLayout, BackOptions, pages_of, write_backs, write_fronts, write_interleaved
+from printing.cards.pdfs import (
+    BackLayout, BackOptions, pages_of, sheet_backs, write_backs, write_fronts, write_interleaved,
+)
 from printing.cards.deck import Card, build_deck, face_info, select_pieces
 from printing.files import file_stem, out_path, write_atomic
-from printing.cards.pdf import PdfPainter, new_canvas
-from printing.pictures import PictureSource, no_pictures, rendered_pictures, renderer_available
+from printing.cards.pdf import PdfPainter, finished_pdf, new_canvas
+from printing.pictures import PictureSource, no_pictures, picture_aspect, rendered_pictures, renderer_available
 from printing.cards.png import png_bytes
 from printing.cards.sheets import DEFAULT_PROFILE, Duplex, load_profile
 from printing.cards.svg import svg_text
@@ -50,6 +54,7 @@ class DeckRequest:
     profile: str = DEFAULT_PROFILE
     legend: bool | None = None  # None: a legend with whole sets, none with single pieces
     pictures: PictureMode = PictureMode.RENDER
+    blanks: int = 0  # at least this many write-in cards per group
 
     @property
     def name(self) -> str:
@@ -70,7 +75,7 @@ def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], 
     pieces = select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids)
     legend = request.legend if request.legend is not None else not request.piece_ids
     hint = request.sets[0] if request.sets else ""
-    return build_deck(catalogue, pieces, profile.per_page, legend, hint), profile
+    return build_deck(catalogue, pieces, profile.per_page, legend, hint, request.blanks), profile
 
 
 def picture_source(catalogue: Catalogue, mode: PictureMode, out_dir: Path) -> PictureSource:
@@ -98,31 +103,36 @@ def print_backs(
 ) -> tuple[Path, int]:
     """Write the card backs PDF into out_dir/folder; return its path and page count."""
     cards, profile = deck_cards(catalogue, request)
+    light = "-light" if options.style is BackStyle.LIGHT else ""
     if options.layout is BackLayout.INTERLEAVED:
-        path = out_path(out_dir, folder, f"{request.name}-cards-duplex.pdf")
+        path = out_path(out_dir, folder, f"{request.name}-cards-duplex{light}.pdf")
         pictures = picture_source(catalogue, request.pictures, out_dir)
         title = f"Dealer's Chess cards, fronts and backs: {request.name}"
         write_interleaved(cards, profile, path, title, options, pictures, progress)
         return path, 2 * deck_pages(catalogue, request)
     suffix = "" if options.layout is BackLayout.SHEET else "-per-page"
-    path = out_path(out_dir, folder, f"{request.name}-backs{suffix}.pdf")
+    path = out_path(out_dir, folder, f"{request.name}-backs{suffix}{light}.pdf")
     write_backs(cards, profile, path, f"Dealer's Chess card backs: {request.name}", options, progress)
     return path, deck_pages(catalogue, request, options.layout)
 
 
 def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float, float], out_dir: Path) -> Path:
-    """Write the printer calibration sheet."""
+    """Write the printer calibration sheet for a profile: cards/calibration.pdf for the default profile,
+    cards/calibration-PROFILE.pdf for another (portrait and landscape pages read their axes differently)."""
     profile = load_profile(profile_name)
     if min(profile.page_width_pt, profile.page_height_pt) < 500:
         raise DealerError(f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card")
-    return write_calibration(profile, duplex, offset_mm, out_path(out_dir, "cards", "calibration.pdf"))
+    suffix = "" if profile_name == DEFAULT_PROFILE else "-" + file_stem(profile.name, "profile")
+    path = out_path(out_dir, "cards", f"calibration{suffix}.pdf")
+    return write_calibration(profile, duplex, offset_mm, path, profile_name)
 
 
-def card_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
-    """One piece's card face."""
+def card_drawing(catalogue: Catalogue, piece_id: str, pictures: PictureSource | None = None) -> Drawing:
+    """One piece's card face, its picture slot shaped to the picture pictures gives (default: the silhouette's)."""
     from cards.face import card_face
 
-    return card_face(face_info(catalogue, catalogue.get(piece_id)))
+    piece = catalogue.get(piece_id)
+    return card_face(face_info(catalogue, piece), picture_aspect(pictures, piece.id))
 
 
 def diagram_drawing(catalogue: Catalogue, piece_id: str) -> Drawing:
@@ -135,21 +145,26 @@ def write_drawing(
     drawing: Drawing, fmt: Format, path: Path, dpi: int = 300, margin_pt: float = 0.0,
     pictures: PictureSource | None = None,
 ) -> Path:
-    """Write one drawing as SVG, PNG (dpi) or a one-page PDF."""
+    """Write one drawing as SVG, PNG (dpi) or a one-page PDF, with margin_pt of bleed all round.
+
+    A PDF with bleed sets TrimBox to the drawing and BleedBox to the page, as print shops expect.
+    """
     if fmt is Format.SVG:
         return write_atomic(path, svg_text(drawing, margin_pt, pictures))
     if fmt is Format.PNG:
         if not 36 <= dpi <= 1200:
             raise DealerError(f"dpi {dpi} is not allowed; use 36 to 1200")
         return write_atomic(path, png_bytes(drawing, dpi, margin_pt, pictures))
-    import io
-
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, drawing.width_pt + 2 * margin_pt, drawing.height_pt + 2 * margin_pt, path.stem)
+    width, height = drawing.width_pt + 2 * margin_pt, drawing.height_pt + 2 * margin_pt
+    boxes = {}
+    if margin_pt > 0:
+        m = margin_pt
+        boxes = {"trimBox": (m, m, width - m, height - m), "bleedBox": (0, 0, width, height)}
+    canvas = new_canvas(buffer, width, height, path.stem, **boxes)
     PdfPainter(canvas, pictures).draw(drawing, margin_pt, margin_pt)
     canvas.showPage()
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Path, whole_card: bool = False,
@@ -160,7 +175,7 @@ def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Pat
         source = picture_source(catalogue, pictures, out_dir)
         path = out_path(out_dir, "cards", f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}")
         margin = BLEED_PT if bleed else 0.0
-        return write_drawing(card_drawing(catalogue, piece.id), fmt, path, dpi, margin, pictures=source)
+        return write_drawing(card_drawing(catalogue, piece.id, source), fmt, path, dpi, margin, pictures=source)
     return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_path(out_dir, "cards", f"{piece.id}-diagram.{fmt.value}"), dpi)
 
 
@@ -168,5 +183,5 @@ def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | 
     """How many pages the fronts (or, with a layout, the backs) of a deck take."""
     cards, profile = deck_cards(catalogue, request)
     if layout is BackLayout.SHEET:
-        return len({card.group for card in cards})
+        return len(sheet_backs(cards, profile))
     return len(pages_of(cards, profile))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from typing import Callable
@@ -14,6 +15,7 @@ from cards.text import register_fonts
 
 PictureSource = Callable[[str], "object | None"]  # piece id -> PIL image (RGB or RGBA) or None
 FORM_BOX_PT = (-2000.0, -2000.0, 4000.0, 4000.0)
+SUBSET_NAME = re.compile(rb"(/(?:BaseFont|FontName) /)([A-Z]{6})\+([A-Za-z0-9-]+)")
 
 
 def new_canvas(buffer: io.BytesIO, width_pt: float, height_pt: float, title: str, **boxes) -> Canvas:
@@ -33,6 +35,31 @@ def new_canvas(buffer: io.BytesIO, width_pt: float, height_pt: float, title: str
 def set_duplex(canvas: Canvas, flip_long_edge: bool) -> None:
     """Ask the print dialogue for two-sided printing flipped on the long or the short edge."""
     canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if flip_long_edge else "DuplexFlipShortEdge")
+
+
+def set_simplex(canvas: Canvas) -> None:
+    """Ask the print dialogue for one-sided printing (a file fed once, or onto sheets printed before)."""
+    canvas.setViewerPreference("Duplex", "Simplex")
+
+
+def finished_pdf(canvas: Canvas, buffer: io.BytesIO, file_name: str) -> bytes:
+    """Save the canvas and give each embedded font subset a tag of this file's own.
+
+    reportlab tags every first subset AAAAAA+; a print shop merging files and keeping one font per
+    name would mix up different subsets. The tags come from a hash of the file's name and bytes, so
+    different files get different tags and the same input still gives the same bytes. The tag keeps
+    its length, so the cross-reference offsets stay valid.
+    """
+    canvas.save()
+    data = buffer.getvalue()
+    digest = hashlib.sha256(file_name.encode() + b"\0" + data).digest()
+
+    def retag(match: re.Match[bytes]) -> bytes:
+        seed = hashlib.sha256(digest + match.group(2) + match.group(3)).digest()
+        tag = bytes(ord("A") + byte % 26 for byte in seed[:6])
+        return match.group(1) + tag + b"+" + match.group(3)
+
+    return SUBSET_NAME.sub(retag, data)
 
 
 class PdfPainter:
@@ -136,6 +163,14 @@ class PdfPainter:
         self.canvas.drawImage(
             image, picture.x, picture.y, picture.width, picture.height, preserveAspectRatio=True, anchor="c",
         )
+
+    def picture_aspect(self, piece_id: str) -> float | None:
+        """Width / height of the piece's picture, None if it has none (the silhouette stands in)."""
+        image = self._image(piece_id)
+        if image is None:
+            return None
+        width, height = image.getSize()
+        return width / height
 
     def _image(self, piece_id: str) -> ImageReader | None:
         if piece_id not in self._images:

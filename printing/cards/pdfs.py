@@ -8,11 +8,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable
 
-from cards.back import card_back
+from cards.back import BackStyle, card_back
 from cards.primitives import Drawing
 from printing.cards.deck import Card
 from printing.files import write_atomic
-from printing.cards.pdf import PdfPainter, PictureSource, new_canvas, set_duplex
+from printing.cards.pdf import PdfPainter, PictureSource, finished_pdf, new_canvas, set_duplex, set_simplex
 from printing.cards.sheets import Duplex, Profile
 
 Progress = Callable[[int], None]  # called with the number of pages just finished
@@ -29,11 +29,12 @@ class BackLayout(Enum):
 
 @dataclass(frozen=True, slots=True)
 class BackOptions:
-    """Duplex flip, layout and the measured front/back offset in mm (x right, y up, on the back)."""
+    """Duplex flip, layout, the measured front/back offset in mm (x right, y up, on the back) and the look."""
 
     duplex: Duplex = Duplex.LONG
     layout: BackLayout = BackLayout.SHEET
     offset_mm: tuple[float, float] = (0.0, 0.0)
+    style: BackStyle = BackStyle.FULL
 
 
 def pages_of(cards: list[Card], profile: Profile) -> list[list[Card]]:
@@ -58,22 +59,25 @@ def write_fronts(
     cards: list[Card], profile: Profile, path: Path, title: str,
     pictures: PictureSource | None = None, progress: Progress | None = None,
 ) -> Path:
-    """Write the card faces imposed on the profile's sheets."""
+    """Write the card faces imposed on the profile's sheets, to print one-sided."""
     buffer = io.BytesIO()
     canvas = _canvas(buffer, profile, title)
+    set_simplex(canvas)
     painter = PdfPainter(canvas, pictures)
     cache: dict[Card, Drawing] = {}
     for page in pages_of(cards, profile):
         _front_page(painter, profile, page, cache)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: dict[Card, Drawing]) -> None:
     for index, card in enumerate(page):
-        drawing = cache.get(card) or cache.setdefault(card, card.drawing())
+        if card not in cache:
+            aspect = painter.picture_aspect(card.info.piece.id) if card.info else None
+            cache[card] = card.drawing(aspect)
+        drawing = cache[card]
         painter.draw(drawing, *profile.slot(index))
         if profile.crop_marks:
             _crop_marks(painter.canvas, profile, index)
@@ -83,7 +87,7 @@ def _front_page(painter: PdfPainter, profile: Profile, page: list[Card], cache: 
 def _back_page(painter: PdfPainter, profile: Profile, groups: list[str], options: BackOptions,
                backs: dict[str, Drawing]) -> None:
     for index, group in enumerate(groups):
-        drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt))
+        drawing = backs.get(group) or backs.setdefault(group, card_back(group, profile.bleed_pt, options.style))
         painter.draw(drawing, *profile.back_slot(index, options.duplex, options.offset_mm))
     painter.canvas.showPage()
 
@@ -104,8 +108,7 @@ def write_interleaved(
         _back_page(painter, profile, [card.group for card in page], options, backs)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))
 
 
 def _crop_marks(canvas, profile: Profile, index: int) -> None:
@@ -116,27 +119,36 @@ def _crop_marks(canvas, profile: Profile, index: int) -> None:
         canvas.line(x0, y0, x1, y1)
 
 
+def sheet_backs(cards: list[Card], profile: Profile) -> list[tuple[tuple[str, ...], list[int]]]:
+    """Each distinct back page (the group of every slot) with the front pages (0-based) it goes behind."""
+    patterns: dict[tuple[str, ...], list[int]] = {}
+    for number, page in enumerate(pages_of(cards, profile)):
+        patterns.setdefault(tuple(card.group for card in page), []).append(number)
+    return list(patterns.items())
+
+
 def back_pages(cards: list[Card], profile: Profile, layout: BackLayout) -> list[list[str]]:
-    """The group of each back slot, page by page."""
-    if layout is not BackLayout.SHEET:
-        return [[card.group for card in page] for page in pages_of(cards, profile)]
-    groups = list(dict.fromkeys(card.group for card in cards))
-    return [[group] * profile.per_page for group in groups]
+    """The group of each back slot, page by page: per front page, or once per distinct page (SHEET)."""
+    if layout is BackLayout.SHEET:
+        return [list(groups) for groups, _ in sheet_backs(cards, profile)]
+    return [[card.group for card in page] for page in pages_of(cards, profile)]
 
 
 def write_backs(
     cards: list[Card], profile: Profile, path: Path, title: str, options: BackOptions,
     progress: Progress | None = None,
 ) -> Path:
-    """Write the backs: mirrored for the duplex flip and shifted by the offset."""
+    """Write the backs: mirrored for the duplex flip and shifted by the offset.
+
+    The file is fed once, one-sided, onto fronts printed before: it asks for no two-sided printing.
+    """
     buffer = io.BytesIO()
     canvas = _canvas(buffer, profile, title)
-    set_duplex(canvas, options.duplex is Duplex.LONG)
+    set_simplex(canvas)
     painter = PdfPainter(canvas)
     backs: dict[str, Drawing] = {}
     for page in back_pages(cards, profile, options.layout):
         _back_page(painter, profile, page, options, backs)
         if progress:
             progress(1)
-    canvas.save()
-    return write_atomic(path, buffer.getvalue())
+    return write_atomic(path, finished_pdf(canvas, buffer, path.name))

@@ -108,8 +108,11 @@ def test_kit_writes_everything_and_a_note(tmp_path) -> None:
     result = run("kit", "--out", str(tmp_path), "--pictures", "silhouette")
     assert result.exit_code == 0, result.output
     note = (tmp_path / "HOW-TO-PRINT.txt").read_text()
-    for name in ("starter-cards.pdf", "starter-backs.pdf", "calibration.pdf", "starter-pod-cards.pdf", "legend.png"):
+    for name in ("starter-cards.pdf", "starter-backs.pdf", "starter-backs-light.pdf", "calibration.pdf",
+                 "starter-pod-cards.pdf", "legend.png"):
         assert name in note and name in result.output
+    assert "png/write-in-pawn.png" in note and "png/back-pawn.png" in note  # a folder of many: one summary line
+    assert "dealer calibrate --profile letter-cut" in note and "borderless" in note
     listed = [line.strip() for line in note.splitlines() if line.startswith("  cards/")]
     assert listed and all((tmp_path / line).is_file() for line in listed)
     assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no temporary files left behind
@@ -144,3 +147,32 @@ def test_same_input_same_bytes(tmp_path) -> None:
         assert run("cards", "--group", "royal", "--pictures", "silhouette", "--out", str(tmp_path / folder)).exit_code == 0
     first, second = ((tmp_path / f / "cards" / "starter-royal-cards.pdf").read_bytes() for f in ("a", "b"))
     assert first == second
+
+
+def test_blanks_light_backs_and_a_calibration_per_profile(tmp_path) -> None:
+    result = run("cards", "--group", "royal", "--blanks", "2", "--pictures", "silhouette", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "starter-royal-cards.pdf (3 pages)" in result.output  # 7 + 2 blanks, 7 more; legend
+    result = run("backs", "--group", "royal", "--blanks", "2", "--back-style", "light", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "starter-royal-backs-light.pdf (2 pages)" in result.output
+    assert PdfReader(tmp_path / "cards" / "starter-royal-backs-light.pdf").trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
+    result = run("calibrate", "--profile", "a4-cut", "--duplex", "short", "--out", str(tmp_path))
+    assert result.exit_code == 0 and "calibration-a4-cut.pdf" in result.output
+    text = " ".join(PdfReader(tmp_path / "cards" / "calibration-a4-cut.pdf").pages[0].extract_text().split())
+    assert "dealer backs --profile a4-cut --duplex short --back-offset X,Y" in text
+    assert run("backs", "--back-style", "dark", "--out", str(tmp_path)).exit_code == 2
+    assert run("cards", "--blanks", "-1", "--out", str(tmp_path)).exit_code == 2
+
+
+def test_calibrate_refuses_a_single_card_page_in_one_line(tmp_path) -> None:
+    result = run("calibrate", "--profile", "pod", "--out", str(tmp_path))
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "needs a full sheet of paper" in result.output
+
+
+def test_one_card_for_a_print_shop_as_pdf_with_trim_and_bleed_boxes(tmp_path) -> None:
+    result = run("diagram", "knight", "--card", "--bleed", "--format", "pdf", "--pictures", "silhouette", "--out", str(tmp_path))
+    assert result.exit_code == 0
+    page = PdfReader(tmp_path / "cards" / "knight-card-bleed.pdf").pages[0]
+    media, trim = [float(v) for v in page.mediabox], [float(v) for v in page.trimbox]
+    assert media == [0, 0, 324, 216] and trim == [9, 9, 315, 207]
+    assert [float(v) for v in page.bleedbox] == media

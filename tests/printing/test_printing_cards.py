@@ -169,9 +169,8 @@ def test_backs_are_mirrored_for_the_flip_with_the_offset(tmp_path, duplex, offse
     found = _medallions(path)[0]
     flat = lambda points: [v for point in sorted(points) for v in point]  # noqa: E731
     assert flat(found) == pytest.approx(flat(expected), abs=0.05)
-    reader = PdfReader(path)
-    flip = "/DuplexFlipLongEdge" if duplex is Duplex.LONG else "/DuplexFlipShortEdge"
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == flip
+    reader = PdfReader(path)  # fed once, one-sided, onto printed fronts: no two-sided request
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
 
 
 def test_back_slot_geometry() -> None:
@@ -206,10 +205,29 @@ def test_crop_marks_stay_outside_every_card(tmp_path) -> None:
 def test_starter_deck_is_whole_sheets_with_padding() -> None:
     cards = build_deck(CATALOGUE, select_pieces(CATALOGUE), 8)
     kinds = Counter((card.kind, card.group) for card in cards)
-    assert kinds[(CardKind.FACE, "royal")] == 7 and kinds[(CardKind.BLANK, "royal")] == 1
-    assert kinds[(CardKind.FACE, "piece")] == 40 and kinds[(CardKind.BLANK, "piece")] == 0
+    assert kinds[(CardKind.FACE, "royal")] == 7 and kinds[(CardKind.FACE, "piece")] == 40
     assert kinds[(CardKind.FACE, "pawn")] == 24 and kinds[(CardKind.LEGEND, "neutral")] == 2
     assert len(cards) == 80
+    assert [card.group for card in cards[7:8]] == ["royal"]  # the royal sheet's eighth card
+    # the legend sheet is filled with write-in cards of every group, fewest first, then the larger group
+    assert [(card.kind, card.group) for card in cards[72:]] == [
+        (CardKind.LEGEND, "neutral"), (CardKind.LEGEND, "neutral"), (CardKind.BLANK, "royal"),
+        *[(CardKind.BLANK, "piece")] * 3, *[(CardKind.BLANK, "pawn")] * 2,
+    ]
+    assert kinds[(CardKind.BLANK, "neutral")] == 0
+
+
+@pytest.mark.parametrize("per_sheet", [1, 4, 8])
+@pytest.mark.parametrize("blanks", [0, 1, 5, 9])
+def test_blanks_give_every_group_its_own_write_in_cards_on_whole_sheets(per_sheet, blanks) -> None:
+    cards = build_deck(CATALOGUE, select_pieces(CATALOGUE), per_sheet, legend=False, blanks=blanks)
+    for group in ("royal", "piece", "pawn"):
+        mine = [card for card in cards if card.group == group]
+        written = sum(card.kind is CardKind.BLANK for card in mine)
+        assert written >= blanks and (per_sheet == 1 or len(mine) % per_sheet == 0), (group, written)
+        assert written < blanks + per_sheet or per_sheet == 1
+    groups = [card.group for card in cards]
+    assert groups == sorted(groups, key=["royal", "piece", "pawn"].index)  # each group on sheets of its own
 
 
 def test_every_catalogue_face_fits_its_safe_area() -> None:
@@ -229,16 +247,16 @@ def test_face_shows_place_in_set_and_value() -> None:
 
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
 def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_each(tmp_path, duplex) -> None:
-    from printing.cards.calibrate import PITCH_MM, SHIFT_MM, STEPS, write_calibration
+    from printing.cards.calibrate import FINE_STEPS, LINE_MM, PITCH_MM, STEP_MM, write_calibration
 
     path = write_calibration(load_profile("letter-2x4-perforated"), duplex, (0.0, 0.0), tmp_path / "c.pdf")
     with pdfplumber.open(path) as pdf:
-        front, back = ([ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["bottom"] - ln["top"] > 20]
-                       for page in pdf.pages)
+        front, back = ([ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01
+                        and abs(ln["bottom"] - ln["top"] - LINE_MM * MM_PT) < 0.01] for page in pdf.pages)
     xs = sorted(ln["x0"] for ln in front)
-    assert len(xs) == len(STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
+    assert len(xs) == len(FINE_STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
     expected = [
-        (612 - x if duplex is Duplex.LONG else x) + i * SHIFT_MM * MM_PT for x, i in zip(xs, STEPS)
+        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS)
     ]
     assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
 
@@ -250,6 +268,7 @@ def test_interleaved_file_alternates_fronts_and_mirrored_backs(tmp_path) -> None
     with pdfplumber.open(path) as pdf:
         front, back = (page.extract_text() for page in pdf.pages)
     assert "Knight" in front and "PIECE" in back and "Knight" not in back
+    assert PdfReader(path).trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
 
 
 def _extents(items, dx=0.0, dy=0.0, s=1.0):
