@@ -482,12 +482,12 @@ def outcome(pos: Position) -> Outcome | None:
             return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not has_legal_move(pos):
         return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
-    times, repetition = ENDING_REPETITION[pos.game.draws]
-    if pos.keys.count(pos.key()) >= times:
-        return Outcome(Result.DRAW, repetition)
     plies, rule = ENDING_PLIES[pos.game.draws]
     if pos.halfmove >= plies:
         return Outcome(Result.DRAW, rule)
+    times, repetition = ENDING_REPETITION[pos.game.draws]
+    if repetitions(pos) >= times:
+        return Outcome(Result.DRAW, repetition)
     return None
 
 
@@ -498,8 +498,48 @@ def claimable_draw(pos: Position) -> str | None:
     """
     if pos.game.draws is not Draws.CLAIM or outcome(pos) is not None:
         return None
-    if pos.keys.count(pos.key()) >= 3:
+    if repetitions(pos) >= 3:
         return "threefold repetition"
     if pos.halfmove >= 100:
         return "fifty-move rule"
     return None
+
+
+# --- repetition -----------------------------------------------------------------------------
+
+
+def repetitions(pos: Position) -> int:
+    """How many times the position on the board has occurred in the game, this time included.
+
+    As FIDE 9.2.3 counts: the same placement, side to move, castling rights, hands, deck and Spinal
+    Tap state, and the same en-passant captures; en-passant squares count only where an en-passant
+    capture is legal (python-chess and Fairy-Stockfish agree).
+    """
+    current = pos.key()
+    count = pos.keys.count(current)
+    if count < 2:
+        return count
+    last = len(pos.keys) - 1
+    rights = _ep_rights(pos, last)
+    return sum(1 for index, key in enumerate(pos.keys) if key == current and _ep_rights(pos, index) == rights)
+
+
+def _ep_rights(pos: Position, index: int) -> tuple:
+    """The en-passant state of the game's position number `index` if an en-passant capture was legal
+    there, else (). Earlier positions are visited by taking moves back and replaying them (rarely:
+    only positions whose key repeats and that had en-passant squares); answers are kept in the position."""
+    state = pos.passants[index]
+    if not state[0]:
+        return ()
+    known = pos.ep_rights_known.get((pos.keys[index], state))
+    if known is not None:
+        return known
+    replay = [pos.pop() for _ in range(len(pos.keys) - 1 - index)]
+    try:
+        legal = any(m.kind == Kind.EN_PASSANT for m in legal_moves(pos))
+    finally:
+        for m in reversed(replay):
+            pos.push(m)
+    rights = state if legal else ()
+    pos.ep_rights_known[(pos.keys[index], state)] = rights
+    return rights
