@@ -197,6 +197,7 @@ class PieceType:
     convert_captor: bool
     immobilize: bool
     dazzle: bool
+    colour_bound: bool | None = None  # every move keeps the square colour (engine.dead, set on first use)
 
 
 class TypeTable:
@@ -225,6 +226,14 @@ class TypeTable:
             self.immobilizers = self.immobilizers or piece.has(Rule.IMMOBILIZE)
             self.dazzlers = self.dazzlers or piece.has(Rule.DAZZLE)
         return found
+
+    def compiled(self, index: int) -> PieceType:
+        """The type at index, compiled now if it was still deferred."""
+        kind = self.types[index]
+        if isinstance(kind, _Deferred):
+            kind.fast  # reading a compiled field puts the compiled type in the table
+            kind = self.types[index]
+        return kind
 
     def by_code(self, code: str) -> int | None:
         """The index of a notation code, or None if no catalogue piece has it."""

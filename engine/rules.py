@@ -16,6 +16,7 @@ from engine.attacks import (
     mobility, must_move_reason, shared_blockers, uses_immobilizers,
 )
 from engine.castling import castling_moves, castling_partner_ok
+from engine.dead import dead_position
 from engine.errors import IllegalMoveError
 from engine.game import Draws, Promotion, square_walks
 from engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
@@ -47,7 +48,7 @@ class Outcome:
     """The result and why."""
 
     result: Result
-    reason: str  # checkmate, stalemate, fivefold/threefold repetition, 75/fifty-move rule, royal lost
+    reason: str  # checkmate, stalemate, dead position, fivefold/threefold repetition, 75/fifty-move rule, royal lost
 
 
 # --- move generation ----------------------------------------------------------------------
@@ -462,6 +463,11 @@ def has_legal_move(pos: Position) -> bool:
     return bool(legal_moves(pos)) or has_battle_move(pos)
 
 
+def checkmated(pos: Position) -> bool:
+    """Whether the side to move is checkmated: in check with no legal move (a battle move included)."""
+    return in_check(pos, pos.turn) and not has_legal_move(pos)
+
+
 # What ends a game by itself under each draw rule: how often a position occurs, and how many plies
 # pass without a capture or a pawn move.
 ENDING_REPETITION = {Draws.CLAIM: (5, "fivefold repetition"), Draws.AUTOMATIC: (3, "threefold repetition")}
@@ -469,7 +475,8 @@ ENDING_PLIES = {Draws.CLAIM: (150, "seventy-five-move rule"), Draws.AUTOMATIC: (
 
 
 def outcome(pos: Position) -> Outcome | None:
-    """How the game has ended here: checkmate, stalemate, a lost royal or a draw by rule; else None.
+    """How the game has ended here: checkmate, stalemate, a lost royal, a dead position (no checkmate is
+    possible any more: engine.dead) or a draw by rule; else None. The order is python-chess's.
 
     With the game's `draws = "claim"` (the default, as in FIDE chess) only fivefold repetition and
     the 75-move rule end the game by themselves; threefold and fifty are `claimable_draw`. With
@@ -481,7 +488,11 @@ def outcome(pos: Position) -> Outcome | None:
         if not pos.royals[loser]:
             return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not has_legal_move(pos):
-        return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
+        if in_check(pos, side):
+            return Outcome(winner, "checkmate")
+        return Outcome(Result.DRAW, "dead position" if dead_position(pos, checkmated) else "stalemate")
+    if dead_position(pos, checkmated):
+        return Outcome(Result.DRAW, "dead position")
     plies, rule = ENDING_PLIES[pos.game.draws]
     if pos.halfmove >= plies:
         return Outcome(Result.DRAW, rule)
