@@ -138,10 +138,12 @@ def attacks(pos: Position, sq: int) -> frozenset[int]:
 
 
 def in_check(pos: Position, side: int) -> bool:
-    """Whether any royal of `side` is attacked (pieces dazzled this turn do not attack)."""
+    """Whether any royal of `side` is attacked (pieces dazzled this turn do not attack; a royal its own
+    Dazzler jumped is safe for the opponent's turn, unless the game says `shield_royals = false`)."""
     if side == pos.turn:
         return any(is_attacked(pos, r, 1 - side) for r in pos.royals[side])
-    return any(r not in pos.shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
+    shielded = pos.shielded if pos.game.shield_royals else frozenset()
+    return any(r not in shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
 
 
 def interposing_squares(pos: Position, side: int) -> frozenset[int]:

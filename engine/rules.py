@@ -137,7 +137,7 @@ def _add_ray_moves(pos: Position, kind, sq: int, side: int, ep, moves: list[Move
             _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
         else:
             moves.append(tuple.__new__(Move, (sq, to) + PLAIN_TAIL))  # Move(sq, to), without NamedTuple's slow __new__
-    if kind.flee is not None or kind.push is not None:
+    if kind.flee is not None or kind.push is not None or kind.promote_step is not None:
         _add_rule_moves(pos, kind, sq, side, moves)
 
 
@@ -177,7 +177,10 @@ def _add_promotions(pos, kind, sq, to, side, move_kind, extra, moves) -> None:
 
 
 def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) -> None:
+    """The moves of rules no XBetza says: the Chicken's flight, the Zabel's double step, the Linebacker's push."""
     board, occ = pos.board, pos.occ
+    if kind.promote_step is not None:
+        _add_promoting_steps(pos, kind, sq, side, moves)
     if kind.flee is not None and is_attacked(pos, sq, 1 - side):
         already = {m.to for m in moves if m.frm == sq}
         out: list = []
@@ -195,6 +198,17 @@ def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) 
             y = 2 * board.rank_of(to) - board.rank_of(sq)
             if board.on_board(x, y) and occ[board.square(x, y)] == EMPTY:
                 moves.append(Move(sq, to, Kind.PUSH, None, board.square(x, y)))
+
+
+def _add_promoting_steps(pos: Position, kind, sq: int, side: int, moves: list[Move]) -> None:
+    """The Zabel's "two for the final move to promotion": only as a promotion, so never with nothing to
+    promote to (docs/rulings.md, audit 2 finding 6)."""
+    out: list = []
+    fast_destinations(kind.promote_step[side][sq], pos.occ, side, False, frozenset(), out)
+    choices = promotion_choices(pos, kind, side)[0] if out and not kind.zone[side][sq] else ()
+    for to, code in out:
+        if code != R_CAPTURE:
+            moves.extend(Move(sq, to, Kind.NORMAL, choice) for choice in choices)
 
 
 # --- legality -----------------------------------------------------------------------------
@@ -233,7 +247,8 @@ def _safe_after(pos: Position, m: Move, side: int) -> bool:
     if mover.dazzle:
         jumped = [sq for sq in squares_between(pos.board, m.frm, m.to) if pos.occ[sq] != EMPTY]
         idle = frozenset(sq for sq in jumped if pos.occ[sq] != side)
-        shield = frozenset(sq for sq in jumped if pos.occ[sq] == side)
+        if pos.game.shield_royals:  # a royal jumped by its own Dazzler may stay attacked for a turn
+            shield = frozenset(sq for sq in jumped if pos.occ[sq] == side)
     undo = pos.apply(m)
     try:
         royals = pos.royals[side]
