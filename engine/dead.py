@@ -3,7 +3,8 @@ movement, never from a list of pieces; docs/rulings.md says exactly what is and 
 
 Cheap facts come first: more than one piece beside the royals is "not dead" unless every one of them
 keeps to one colour; a pawn, spear, promoting piece or first-move-only move is "not dead" at once.
-A search for a checkmate position runs once per process for each kind of material.
+A search for a checkmate position runs once per process for each kind of material. engine.rules
+passes in its own checkmate test, as this module sits below it.
 """
 
 from __future__ import annotations
