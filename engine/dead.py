@@ -60,7 +60,7 @@ def dead_position(pos: Position, checkmated: Checkmated) -> bool:
         return not others and royals_never_check(pos)
     if not others:
         return royals_never_check(pos) or not any(_can_mate(pos, side, None, checkmated) for side in (0, 1))
-    if pos.types.dazzlers:
+    if _freezes_or_dazzles(pos):
         return False  # a dazzled royal cannot move for a turn: a state the search below does not place
     return not any(_can_mate(pos, side, others[0], checkmated) for side in (0, 1))
 
@@ -79,6 +79,18 @@ def _other_pieces(pos: Position) -> list[int] | None:
                     return None
                 others.append(sq)
     return others
+
+
+def _freezes_or_dazzles(pos: Position) -> bool:
+    """Whether a piece on the board freezes its neighbours (a Hyena) or dazzles what it jumps (a Dazzler).
+    Only pieces on the board count: the rules here apply only when nothing can promote."""
+    types = pos.types
+    if not (types.immobilizers or types.dazzlers):
+        return False
+    return any(
+        types.compiled(pos.piece[sq]).immobilize or types.compiled(pos.piece[sq]).dazzle
+        for side in (0, 1) for sq in pos.squares[side]
+    )
 
 
 def _royal_id(pos: Position, side: int) -> str:
@@ -202,7 +214,7 @@ def royals_never_check(pos: Position) -> bool:
     """Whether only royals are on the board and none can ever give check: each royal attacks only by
     leaps nothing can block, and wherever it attacks an enemy royal, that one attacks it back (so the
     position would be illegal). Two kings a side (The Consuls) included; no Hyena or Dazzler in play."""
-    if pos.types.immobilizers or pos.types.dazzlers or any(
+    if _freezes_or_dazzles(pos) or any(
         not pos.types.compiled(pos.piece[sq]).royal for side in (0, 1) for sq in pos.squares[side]
     ):
         return False
@@ -215,7 +227,7 @@ def royals_never_check(pos: Position) -> bool:
 
 def _royal_never_checks(pos: Position, side: int) -> bool:
     """Whether side's royal can never legally give check to the enemy royal (see royals_never_check)."""
-    if pos.types.immobilizers or pos.types.dazzlers:
+    if _freezes_or_dazzles(pos):
         return False
     royal, enemy = _royal_id(pos, side), _royal_id(pos, 1 - side)
     return _memo(pos, ("mutual", pos.board, side, royal, enemy), lambda: _attack_is_mutual(pos, side, royal, enemy))
@@ -236,7 +248,7 @@ def colour_bound_draw(pos: Position) -> bool:
     """Whether every piece beside the two royals keeps to one colour (as a bishop does), all on the same
     colour, and neither royal can ever be mated: wherever the royals stand, it can step by a leap onto a
     square of the other colour that the enemy royal does not attack (FIDE: bishops on one colour)."""
-    if len(pos.royals[0]) != 1 or len(pos.royals[1]) != 1 or pos.types.immobilizers or pos.types.dazzlers:
+    if len(pos.royals[0]) != 1 or len(pos.royals[1]) != 1 or _freezes_or_dazzles(pos):
         return False
     board, colours = pos.board, set()
     for side in (0, 1):

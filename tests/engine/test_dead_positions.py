@@ -27,6 +27,8 @@ DEAD = [
     ("dealers-10x10", "4k5/10/10/10/10/10/10/10/10/3(WA)K5 b - - 0 1"),
     ("consuls", "3kk3/8/8/8/8/8/8/3KK3 w - - 0 1"),  # two kings a side can never give check
     ("spinal-tap", "5k5/11/11/11/11/11/11/11/11/11/5K5 w - - 0 1"),
+    ("spinal-tap", "5k5/11/11/11/11/11/11/11/11/11/4BK5 w - - 0 1 hand=(DZ)(hy)"),  # Hyena, Dazzler only in hand
+    ("spinal-tap", "5kb4/11/11/11/11/11/11/11/11/11/4BK5 w - - 0 1 hand=(DZ)(hy)"),
 ]
 ALIVE = [
     ("chess", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1"),  # K+R v K
