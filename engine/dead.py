@@ -213,7 +213,7 @@ def _steps_from(pos: Position, kind, side: int, sq: int) -> list[int]:
 def royals_never_check(pos: Position) -> bool:
     """Whether only royals are on the board and none can ever give check: each royal attacks only by
     leaps nothing can block, and wherever it attacks an enemy royal, that one attacks it back (so the
-    position would be illegal). Two kings a side (The Consuls) included; no Hyena or Dazzler in play."""
+    position would be illegal). Two kings a side (The Consuls) included; no Hyena or Dazzler on the board."""
     if _freezes_or_dazzles(pos) or any(
         not pos.types.compiled(pos.piece[sq]).royal for side in (0, 1) for sq in pos.squares[side]
     ):
