@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from engine.kernel import EMPTY, line_squares, ray_captures_at
+from engine.kernel import EMPTY, line_open, line_squares, ray_captures_at
 from engine.position import Position
 
 NEIGHBOURS: dict = {}
@@ -102,7 +102,10 @@ def must_move_reason(pos: Position) -> str:
 
 
 def is_attacked(pos: Position, target: int, by: int, idle: frozenset[int] = frozenset()) -> bool:
-    """Whether a piece of side `by` could capture on `target` now (pieces in `idle` cannot move)."""
+    """Whether a piece of side `by` could capture on `target` now (pieces in `idle` cannot move).
+
+    A first-move-only capture (the Patient Pawn's opening capture) counts while its piece is unmoved.
+    """
     occ, piece, types = pos.occ, pos.piece, pos.types.types
     frozen_check = uses_immobilizers(pos)
     for e in pos.squares[by]:
@@ -116,16 +119,31 @@ def is_attacked(pos: Position, target: int, by: int, idle: frozenset[int] = froz
                         break
                 else:
                     return True
-            elif ray_captures_at(ray, before, occ):
+            elif (not ray.initial or not pos.moved[e]) and ray_captures_at(ray, before, occ):
                 return True
     return False
 
 
+def attacks(pos: Position, sq: int) -> frozenset[int]:
+    """Every square the piece on sq attacks now: where it could capture an enemy piece standing there
+    (its own pieces' squares included; nothing while a Hyena freezes it)."""
+    side, kind = pos.occ[sq], pos.types.types[pos.piece[sq]]
+    if uses_immobilizers(pos) and is_frozen(pos, sq):
+        return frozenset()
+    unmoved, occ = not pos.moved[sq], pos.occ
+    return frozenset(
+        target for target, lines in kind.attacks[side][sq].items()
+        if any(line_open(line, occ, unmoved) for line in lines)
+    )
+
+
 def in_check(pos: Position, side: int) -> bool:
-    """Whether any royal of `side` is attacked (pieces dazzled this turn do not attack)."""
+    """Whether any royal of `side` is attacked (pieces dazzled this turn do not attack; a royal its own
+    Dazzler jumped is safe for the opponent's turn, unless the game says `shield_royals = false`)."""
     if side == pos.turn:
         return any(is_attacked(pos, r, 1 - side) for r in pos.royals[side])
-    return any(r not in pos.shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
+    shielded = pos.shielded if pos.game.shield_royals else frozenset()
+    return any(r not in shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
 
 
 def interposing_squares(pos: Position, side: int) -> frozenset[int]:
@@ -138,10 +156,9 @@ def interposing_squares(pos: Position, side: int) -> frozenset[int]:
             lines = types[piece[e]].attacks[enemy][e].get(r)
             if lines is None or (frozen_check and is_frozen(pos, e)):
                 continue
+            unmoved = not pos.moved[e]
             for line in lines:
-                before, ray = line
-                checking = all(occ[sq] == EMPTY for sq in before) if ray is None else ray_captures_at(ray, before, occ)
-                if checking:
+                if line_open(line, occ, unmoved):
                     found.update(sq for sq in line_squares(line) if occ[sq] == EMPTY)
     return frozenset(found)
 
@@ -187,6 +204,8 @@ def check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
                     elif len(blockers) == 1:
                         sensitive.add(blockers[0])
                     continue
+                if ray.initial and pos.moved[e]:
+                    continue  # a first-move-only capture of a piece that has moved
                 sensitive.update(line_squares((before, ray)))
                 if not checked:
                     checked = ray_captures_at(ray, before, occ)

@@ -81,6 +81,7 @@ class GameDef:
     promotion_optional: bool = False  # a pawn reaching its zone may stay a pawn (Spinal Tap's "may promote")
     draws: Draws = Draws.CLAIM
     light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
+    shield_royals: bool = True  # a royal jumped by its own Dazzler cannot be captured, so it is not in check
     seed: str = ""
     notes: str = ""
 
@@ -137,6 +138,7 @@ class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     promotion_optional: bool = False
     draws: Draws = Draws.CLAIM
     light_a1: bool = False
+    shield_royals: bool = True
     seed: Text = ""
     notes: Notes = ""
 
@@ -156,7 +158,7 @@ def read_game_file(path: Path) -> GameDef:
         promotion_pieces=data.promotion_pieces, captured=data.captured, pawn_rank=data.pawn_rank - 1,
         shared_extras=data.shared_extras, battle_move=data.battle_move,
         promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
-        seed=data.seed, notes=data.notes,
+        shield_royals=data.shield_royals, seed=data.seed, notes=data.notes,
     )
 
 
@@ -183,6 +185,7 @@ class PieceType:
     attacks: tuple  # [side][square] -> {target: lines}
     overlap: tuple  # [side] -> whether destinations must be merged
     flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
+    promote_step: tuple | None  # [side][square] -> entries of the Zabel's double step, which must promote
     push: tuple | None  # [side][square] -> entries onto enemies that a Linebacker may push
     teleport: tuple | None  # [square] -> entries of the Teleporter's jump
     zobrist: tuple  # [side][square] -> random 64-bit key
@@ -197,6 +200,7 @@ class PieceType:
     convert_captor: bool
     immobilize: bool
     dazzle: bool
+    colour_bound: bool | None = None  # every move keeps the square colour (engine.dead, set on first use)
 
 
 class TypeTable:
@@ -226,6 +230,14 @@ class TypeTable:
             self.dazzlers = self.dazzlers or piece.has(Rule.DAZZLE)
         return found
 
+    def compiled(self, index: int) -> PieceType:
+        """The type at index, compiled now if it was still deferred."""
+        kind = self.types[index]
+        if isinstance(kind, _Deferred):
+            kind.fast  # reading a compiled field puts the compiled type in the table
+            kind = self.types[index]
+        return kind
+
     def by_code(self, code: str) -> int | None:
         """The index of a notation code, or None if no catalogue piece has it."""
         piece_id = self._codes.get(code)
@@ -240,7 +252,7 @@ def _rank_back(board: Board, square: int, side: int) -> int:
     return board.ranks - 1 - rank if side == 0 else rank
 
 
-def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozenset[int]):
+def _side_tables(piece: PieceDef, board: Board, side: int):
     black = side == 1
     base = compile_movement(piece.movement, board, black)
     extra_by_rank = {back: compile_movement(m, board, black) for back, m in piece.rank_captures}
@@ -250,12 +262,6 @@ def _side_tables(piece: PieceDef, board: Board, side: int, promo_ranks: frozense
         extra = extra_by_rank.get(_rank_back(board, sq, side))
         if extra is not None:
             rays.extend(extra[sq])
-        for rule, movement in piece.rule_moves:
-            if rule is Rule.DOUBLE_STEP_TO_PROMOTE:
-                rays.extend(
-                    r for r in compile_movement(movement, board, black)[sq]
-                    if _rank_back(board, r.squares[-1], side) in promo_ranks
-                )
         per_square.append(tuple(rays))
     return per_square
 
@@ -268,9 +274,9 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
     tables are White's, compiled once.
     """
     promo = promotion_ranks(piece, game, pawn_rank)
-    white = _side_tables(piece, board, 0, promo)
-    shared = not (piece.movement.is_directional or piece.rank_captures or piece.rule_moves)
-    rays = (white, white if shared else _side_tables(piece, board, 1, promo))
+    white = _side_tables(piece, board, 0)
+    shared = not (piece.movement.is_directional or piece.rank_captures)
+    rays = (white, white if shared else _side_tables(piece, board, 1))
 
     def per_side(build) -> tuple:
         first = build(0)
@@ -279,15 +285,17 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
     fast = per_side(lambda side: tuple(fast_entries(r) for r in rays[side]))
     overlap = per_side(lambda side: rays_overlap(rays[side]))
     flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
+    promote_step = _promotion_step_entries(piece, board, promo)
     push = _push_entries(piece, board) if piece.has(Rule.PUSH) else None
     teleport = tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None
     zone = tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
-    walkable = flee is None and push is None and teleport is None and not any(overlap) and all(
+    walkable = flee is None and promote_step is None and push is None and teleport is None and not any(overlap) and all(
         ray is None for side_fast in fast for entries in side_fast for _, _, ray in entries
     )  # every ray plain: its moves can be built in advance (square_walks)
     return PieceType(
         piece=piece, fast=fast, walks=([None] * board.size, [None] * board.size) if walkable else None,
-        attacks=per_side(lambda side: capture_lines(fast[side])), overlap=overlap, flee=flee, push=push, teleport=teleport,
+        attacks=per_side(lambda side: capture_lines(fast[side])), overlap=overlap, flee=flee,
+        promote_step=promote_step, push=push, teleport=teleport,
         zobrist=_zobrist(piece, board), royal=piece.is_royal, group=piece.group,
         initial=_has_initial(piece),
         no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
@@ -367,6 +375,20 @@ def _rule_entries(piece: PieceDef, rule: Rule, board: Board):
     if movement is None:
         return None
     return tuple(tuple(fast_entries(r) for r in compile_movement(movement, board, side == 1)) for side in (0, 1))
+
+
+def _promotion_step_entries(piece: PieceDef, board: Board, promo_ranks: frozenset[int]):
+    """The Zabel's double step: per side and square, its rays that land in the promotion zone (None without the rule)."""
+    movement = dict(piece.rule_moves).get(Rule.DOUBLE_STEP_TO_PROMOTE)
+    if movement is None:
+        return None
+    return tuple(
+        tuple(
+            fast_entries([r for r in rays if _rank_back(board, r.squares[-1], side) in promo_ranks])
+            for rays in compile_movement(movement, board, side == 1)
+        )
+        for side in (0, 1)
+    )
 
 
 def _push_entries(piece: PieceDef, board: Board):

@@ -345,19 +345,43 @@ def capture_lines(entries_per_square: Sequence[Sequence[Entry]]) -> tuple[dict, 
 
     The attack table of a piece type, compiled from the same rays: a target is attacked when one
     line's squares before it are all empty (plain rays) or `ray_captures_at` says so (others).
+    A first-move-only capture (the Patient Pawn's opening capture) is a line with its Ray, whose
+    `initial` flag tells the reader to use it only while the piece has not moved.
     """
     tables = []
     for entries in entries_per_square:
         table: dict[int, list] = {}
         for squares, flags, ray in entries:
-            if not flags & F_CAPTURE or flags & F_INITIAL:
+            if not flags & F_CAPTURE:
                 continue
+            passing = flags >> 4
+            if flags & F_INITIAL and ray is None:
+                ray = _initial_ray(squares, flags)
+                squares, passing = ray.squares, 0
             for index, sq in enumerate(squares):
-                if index < flags >> 4:
+                if index < passing:
                     continue
                 table.setdefault(sq, []).append((squares[:index], None) if ray is None else (index, ray))
         tables.append({sq: tuple(lines) for sq, lines in table.items()})
     return tuple(tables)
+
+
+def _initial_ray(squares: tuple[int, ...], flags: int) -> Ray:
+    """The Ray of a plain fast-path entry that is first-move-only (its leading lame squares as `via`)."""
+    passing = flags >> 4
+    return Ray(
+        squares=squares[passing:], via=squares[:passing], move=bool(flags & F_MOVE), capture=True,
+        en_passant=bool(flags & F_EP), initial=True,
+    )
+
+
+def line_open(line, occ: Sequence[int], unmoved: bool) -> bool:
+    """Whether a capture line of `capture_lines` reaches its target over this occupancy, for a piece
+    that has (not) moved: a first-move-only line counts only while `unmoved`."""
+    before, ray = line
+    if ray is None:
+        return all(occ[sq] == EMPTY for sq in before)
+    return (unmoved or not ray.initial) and ray_captures_at(ray, before, occ)
 
 
 def ray_captures_at(ray: Ray, index: int, occ: Sequence[int]) -> bool:

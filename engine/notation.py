@@ -7,6 +7,7 @@ IllegalMoveError) naming the input and the reason.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable
 
 from engine.attacks import immobility_reason, in_check
@@ -14,7 +15,7 @@ from engine.board import FILE_LETTERS, Board, BoardError
 from engine.castling import castling_partner_ok
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import GameDef, default_catalogue, load_game
-from engine.kernel import EMPTY
+from engine.kernel import EMPTY, R_MOVE, fast_destinations
 from engine.move import Kind, Move
 from engine.position import SIDE_NAMES, DeckState, Position
 from engine.rules import battle_move, battle_step_options, has_legal_move, legal_moves, outcome, refusal_reason, select_moves
@@ -68,15 +69,39 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
 
 
 def _check_reachable(pos: Position, text: str) -> None:
-    """Refuse placements no game reaches: a side without a royal, or the side not to move in check."""
+    """Refuse placements no game reaches: a side without a royal or with more than the game ever gives it,
+    or the side not to move in check."""
     lacking = [SIDE_NAMES[side] for side in (0, 1) if not pos.royals[side]]
     if lacking:
         who = "neither side" if len(lacking) == 2 else lacking[0]
         raise NotationError(f"FEN {_short(text)}: {who} has no royal piece; every game needs one on each side")
+    most = royals_at_most(pos.game, pos.catalogue)
+    for side in (0, 1):
+        if most is not None and len(pos.royals[side]) > most[side]:
+            raise NotationError(
+                f"FEN {_short(text)}: {SIDE_NAMES[side]} has {len(pos.royals[side])} royal pieces; in "
+                f"{pos.game.name} a side has at most {most[side]} (no move adds one)"
+            )
     if in_check(pos, 1 - pos.turn):
         raise NotationError(
             f"FEN {_short(text)}: {SIDE_NAMES[1 - pos.turn]}, not to move, is in check; no game reaches this position"
         )
+
+
+@lru_cache(maxsize=64)
+def royals_at_most(game: GameDef, catalogue: Catalogue) -> tuple[int, int] | None:
+    """Per side, the royals the game starts with: no move adds one, unless a promotion can give a royal
+    (then None: no limit). The start FEN's placement is read by its letters only."""
+    royal_codes = {piece.code for piece in catalogue if piece.is_royal}
+    royal_ids = {piece.id for piece in catalogue if piece.is_royal}
+    if royal_ids & set(game.promotion_pieces + sum((p.promotes_to for p in catalogue), ())):
+        return None
+    counts = [0, 0]
+    for _, letter, code, _ in TOKEN.findall(game.start.split()[0]):
+        code = letter or code
+        if code.upper() in royal_codes:
+            counts[1 if code.islower() else 0] += 1
+    return counts[0], counts[1]
 
 
 def _extras(text: str, fields: list[str]) -> dict[str, str]:
@@ -182,27 +207,45 @@ def _read_ep(pos: Position, text: str, field: str) -> tuple[tuple[int, ...], int
     victim = _squares(pos, text, "en-passant victim", victim_text)[0] if victim_text else _ep_victim(pos, squares, pos.turn)
     if victim < 0 or pos.occ[victim] != 1 - pos.turn or pos.types[pos.piece[victim]].no_ep_victim:
         raise NotationError(f"FEN {_short(text)}: en-passant field {_short(field)}: no enemy pawn that can be taken en passant stands where it names")
-    if not _ep_line(pos, squares, victim):
+    origin = _ep_origin(pos, squares, victim)
+    if origin < 0:
         raise NotationError(
             f"FEN {_short(text)}: en-passant field {_short(field)}: the squares do not lie on a forward move of "
             f"{pos.board.name(victim)} from an empty square"
         )
+    if not _moves_there(pos, origin, victim):
+        name = pos.types[pos.piece[victim]].piece.name
+        raise NotationError(
+            f"FEN {_short(text)}: en-passant field {_short(field)}: the {name} on {pos.board.name(victim)} has no move "
+            f"from {pos.board.name(origin)} over those squares"
+        )
     return tuple(squares), victim
 
 
-def _ep_line(pos: Position, squares: list[int], victim: int) -> bool:
-    """Whether the passed squares and the victim lie, in order, on one forward line from an empty origin."""
+def _ep_origin(pos: Position, squares: list[int], victim: int) -> int:
+    """The empty square a forward line through the passed squares to the victim starts from, or -1 if none."""
     board = pos.board
     path = squares + [victim]
     ux = board.file_of(path[1]) - board.file_of(path[0])
     uy = board.rank_of(path[1]) - board.rank_of(path[0])
     if abs(ux) > 1 or uy != (1 if pos.turn == 1 else -1):
-        return False
+        return -1
     for a, b in zip(path, path[1:]):
         if (board.file_of(b) - board.file_of(a), board.rank_of(b) - board.rank_of(a)) != (ux, uy):
-            return False
+            return -1
     x, y = board.file_of(path[0]) - ux, board.rank_of(path[0]) - uy
-    return board.on_board(x, y) and pos.occ[board.square(x, y)] == EMPTY
+    return board.square(x, y) if board.on_board(x, y) and pos.occ[board.square(x, y)] == EMPTY else -1
+
+
+def _moves_there(pos: Position, origin: int, victim: int) -> bool:
+    """Whether the victim's type has a non-capturing move from origin to where it stands (first-move moves
+    count when origin is on its set-up rows): a Zombie or Gold pawn never steps two squares."""
+    side, kind = pos.occ[victim], pos.types.compiled(pos.piece[victim])
+    occ = list(pos.occ)
+    occ[victim] = EMPTY
+    out: list = []
+    fast_destinations(kind.fast[side][origin], occ, side, _setup_row(pos, origin, side), frozenset(), out)
+    return (victim, R_MOVE) in out
 
 
 def _ep_victim(pos: Position, squares: list[int], turn: int) -> int:

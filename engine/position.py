@@ -88,7 +88,9 @@ class Position:
     hash: int = 0
     castle_plans: dict = field(default_factory=dict, repr=False)  # (royal, partner) -> engine.castling's plans
     stack: list = field(default_factory=list)
-    keys: list = field(default_factory=list)
+    keys: list = field(default_factory=list)  # key() of every position of the game so far, the last is this one's
+    passants: list = field(default_factory=list)  # (ep, ep_victim) of every position, beside `keys`
+    ep_rights_known: dict = field(default_factory=dict, repr=False)  # engine.rules' cache: (key, ep state) -> rights
 
     def __post_init__(self) -> None:
         self.board = self.game.board
@@ -204,7 +206,7 @@ class Position:
         if s == BLACK:
             self.fullmove += 1
         self.turn = 1 - s
-        self.keys.append(self.key())
+        self._remember()
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
@@ -217,14 +219,21 @@ class Position:
         self.hands = [h0, h1]
         self.turn = 1 - self.turn
         self.keys.pop()
+        self.passants.pop()
         return m
 
     def key(self) -> tuple:
-        """What makes two positions the same for repetition."""
+        """What makes two positions the same for repetition, en-passant squares apart: those count only
+        when an en-passant capture is legal, which engine.rules.repetitions decides."""
         return (
-            self.hash, self.turn, self.castling, self.ep, tuple(self.hands), self.shared, self.deck,
+            self.hash, self.turn, self.castling, tuple(self.hands), self.shared, self.deck,
             self.dazzled, self.shielded, self.must_move, self.battle_used,
         )
+
+    def _remember(self) -> None:
+        """Add this position to the game's history (its key and en-passant state)."""
+        self.keys.append(self.key())
+        self.passants.append((self.ep, self.ep_victim))
 
     def _push_battle(self, m: Move, s: int) -> None:
         """Spinal Tap's battle move: every step made on the board at once, one capture at most."""
@@ -248,12 +257,14 @@ class Position:
         if s == BLACK:
             self.fullmove += 1
         self.turn = 1 - s
-        self.keys.append(self.key())
+        self._remember()
 
     def reset_history(self) -> None:
         """Forget the moves played so far: this position becomes the first of the game."""
         self.stack.clear()
-        self.keys[:] = [self.key()]
+        self.keys.clear()
+        self.passants.clear()
+        self._remember()
 
     def _castling_after(self, m: Move, royal: bool) -> frozenset[int]:
         rights = self.castling
@@ -301,8 +312,8 @@ class Position:
             if self.deck is not None:
                 self.deck = self.deck.after_promotion(chosen)
             else:
-                if chosen in self.shared and hands[s].count(chosen) == 1:
-                    self.shared = tuple(p for p in self.shared if p != chosen)
+                if takes_shared_extra(hands[s], self.shared, chosen):
+                    self.shared = _remove_one(self.shared, chosen)
                     hands[1 - s] = _remove_one(hands[1 - s], chosen)
                 hands[s] = _remove_one(hands[s], chosen)
         self.hands = hands
@@ -317,6 +328,12 @@ class Position:
                 elif side != EMPTY:
                     (must if self.types.types[self.piece[sq]].immobilize else dazzled).add(sq)
         self.dazzled, self.shielded, self.must_move = frozenset(dazzled), frozenset(shielded), frozenset(must)
+
+
+def takes_shared_extra(hand: tuple[str, ...], shared: tuple[str, ...], piece_id: str) -> bool:
+    """Whether promoting to piece_id from this hand uses a shared extra (a multiset: two shared Rooks are
+    two copies): only when the hand holds no captured copy beyond the shared ones, which go last."""
+    return piece_id in shared and hand.count(piece_id) <= shared.count(piece_id)
 
 
 def squares_between(board: Board, frm: int, to: int) -> list[int]:

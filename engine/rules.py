@@ -16,6 +16,7 @@ from engine.attacks import (
     mobility, must_move_reason, shared_blockers, uses_immobilizers,
 )
 from engine.castling import castling_moves, castling_partner_ok
+from engine.dead import dead_position
 from engine.errors import IllegalMoveError
 from engine.game import Draws, Promotion, square_walks
 from engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
@@ -47,7 +48,7 @@ class Outcome:
     """The result and why."""
 
     result: Result
-    reason: str  # checkmate, stalemate, fivefold/threefold repetition, 75/fifty-move rule, royal lost
+    reason: str  # checkmate, stalemate, dead position, fivefold/threefold repetition, 75/fifty-move rule, royal lost
 
 
 # --- move generation ----------------------------------------------------------------------
@@ -136,7 +137,7 @@ def _add_ray_moves(pos: Position, kind, sq: int, side: int, ep, moves: list[Move
             _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
         else:
             moves.append(tuple.__new__(Move, (sq, to) + PLAIN_TAIL))  # Move(sq, to), without NamedTuple's slow __new__
-    if kind.flee is not None or kind.push is not None:
+    if kind.flee is not None or kind.push is not None or kind.promote_step is not None:
         _add_rule_moves(pos, kind, sq, side, moves)
 
 
@@ -176,7 +177,10 @@ def _add_promotions(pos, kind, sq, to, side, move_kind, extra, moves) -> None:
 
 
 def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) -> None:
+    """The moves of rules no XBetza says: the Chicken's flight, the Zabel's double step, the Linebacker's push."""
     board, occ = pos.board, pos.occ
+    if kind.promote_step is not None:
+        _add_promoting_steps(pos, kind, sq, side, moves)
     if kind.flee is not None and is_attacked(pos, sq, 1 - side):
         already = {m.to for m in moves if m.frm == sq}
         out: list = []
@@ -194,6 +198,17 @@ def _add_rule_moves(pos: Position, kind, sq: int, side: int, moves: list[Move]) 
             y = 2 * board.rank_of(to) - board.rank_of(sq)
             if board.on_board(x, y) and occ[board.square(x, y)] == EMPTY:
                 moves.append(Move(sq, to, Kind.PUSH, None, board.square(x, y)))
+
+
+def _add_promoting_steps(pos: Position, kind, sq: int, side: int, moves: list[Move]) -> None:
+    """The Zabel's "two for the final move to promotion": only as a promotion, so never with nothing to
+    promote to (docs/rulings.md, audit 2 finding 6)."""
+    out: list = []
+    fast_destinations(kind.promote_step[side][sq], pos.occ, side, False, frozenset(), out)
+    choices = promotion_choices(pos, kind, side)[0] if out and not kind.zone[side][sq] else ()
+    for to, code in out:
+        if code != R_CAPTURE:
+            moves.extend(Move(sq, to, Kind.NORMAL, choice) for choice in choices)
 
 
 # --- legality -----------------------------------------------------------------------------
@@ -232,7 +247,8 @@ def _safe_after(pos: Position, m: Move, side: int) -> bool:
     if mover.dazzle:
         jumped = [sq for sq in squares_between(pos.board, m.frm, m.to) if pos.occ[sq] != EMPTY]
         idle = frozenset(sq for sq in jumped if pos.occ[sq] != side)
-        shield = frozenset(sq for sq in jumped if pos.occ[sq] == side)
+        if pos.game.shield_royals:  # a royal jumped by its own Dazzler may stay attacked for a turn
+            shield = frozenset(sq for sq in jumped if pos.occ[sq] == side)
     undo = pos.apply(m)
     try:
         royals = pos.royals[side]
@@ -462,6 +478,11 @@ def has_legal_move(pos: Position) -> bool:
     return bool(legal_moves(pos)) or has_battle_move(pos)
 
 
+def checkmated(pos: Position) -> bool:
+    """Whether the side to move is checkmated: in check with no legal move (a battle move included)."""
+    return in_check(pos, pos.turn) and not has_legal_move(pos)
+
+
 # What ends a game by itself under each draw rule: how often a position occurs, and how many plies
 # pass without a capture or a pawn move.
 ENDING_REPETITION = {Draws.CLAIM: (5, "fivefold repetition"), Draws.AUTOMATIC: (3, "threefold repetition")}
@@ -469,7 +490,8 @@ ENDING_PLIES = {Draws.CLAIM: (150, "seventy-five-move rule"), Draws.AUTOMATIC: (
 
 
 def outcome(pos: Position) -> Outcome | None:
-    """How the game has ended here: checkmate, stalemate, a lost royal or a draw by rule; else None.
+    """How the game has ended here: checkmate, stalemate, a lost royal, a dead position (no checkmate is
+    possible any more: engine.dead) or a draw by rule; else None. The order is python-chess's.
 
     With the game's `draws = "claim"` (the default, as in FIDE chess) only fivefold repetition and
     the 75-move rule end the game by themselves; threefold and fifty are `claimable_draw`. With
@@ -481,13 +503,17 @@ def outcome(pos: Position) -> Outcome | None:
         if not pos.royals[loser]:
             return Outcome(Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS, "royal lost")
     if not has_legal_move(pos):
-        return Outcome(winner, "checkmate") if in_check(pos, side) else Outcome(Result.DRAW, "stalemate")
-    times, repetition = ENDING_REPETITION[pos.game.draws]
-    if pos.keys.count(pos.key()) >= times:
-        return Outcome(Result.DRAW, repetition)
+        if in_check(pos, side):
+            return Outcome(winner, "checkmate")
+        return Outcome(Result.DRAW, "dead position" if dead_position(pos, checkmated) else "stalemate")
+    if dead_position(pos, checkmated):
+        return Outcome(Result.DRAW, "dead position")
     plies, rule = ENDING_PLIES[pos.game.draws]
     if pos.halfmove >= plies:
         return Outcome(Result.DRAW, rule)
+    times, repetition = ENDING_REPETITION[pos.game.draws]
+    if repetitions(pos) >= times:
+        return Outcome(Result.DRAW, repetition)
     return None
 
 
@@ -498,8 +524,48 @@ def claimable_draw(pos: Position) -> str | None:
     """
     if pos.game.draws is not Draws.CLAIM or outcome(pos) is not None:
         return None
-    if pos.keys.count(pos.key()) >= 3:
+    if repetitions(pos) >= 3:
         return "threefold repetition"
     if pos.halfmove >= 100:
         return "fifty-move rule"
     return None
+
+
+# --- repetition -----------------------------------------------------------------------------
+
+
+def repetitions(pos: Position) -> int:
+    """How many times the position on the board has occurred in the game, this time included.
+
+    As FIDE 9.2.3 counts: the same placement, side to move, castling rights, hands, deck and Spinal
+    Tap state, and the same en-passant captures; en-passant squares count only where an en-passant
+    capture is legal (python-chess and Fairy-Stockfish agree).
+    """
+    current = pos.key()
+    count = pos.keys.count(current)
+    if count < 2:
+        return count
+    last = len(pos.keys) - 1
+    rights = _ep_rights(pos, last)
+    return sum(1 for index, key in enumerate(pos.keys) if key == current and _ep_rights(pos, index) == rights)
+
+
+def _ep_rights(pos: Position, index: int) -> tuple:
+    """The en-passant state of the game's position number `index` if an en-passant capture was legal
+    there, else (). Earlier positions are visited by taking moves back and replaying them (rarely:
+    only positions whose key repeats and that had en-passant squares); answers are kept in the position."""
+    state = pos.passants[index]
+    if not state[0]:
+        return ()
+    known = pos.ep_rights_known.get((pos.keys[index], state))
+    if known is not None:
+        return known
+    replay = [pos.pop() for _ in range(len(pos.keys) - 1 - index)]
+    try:
+        legal = any(m.kind == Kind.EN_PASSANT for m in legal_moves(pos))
+    finally:
+        for m in reversed(replay):
+            pos.push(m)
+    rights = state if legal else ()
+    pos.ep_rights_known[(pos.keys[index], state)] = rights
+    return rights

@@ -101,7 +101,7 @@ def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Posit
     """Royals and several copies of one-letter pieces (B, N, K...) anywhere: SAN must tell them apart."""
     game = load_game(game_id)
     board = game.board
-    while True:
+    for _ in range(1000):
         grid: dict[int, str] = {}
         for letters in (royals + pieces, (royals + pieces).lower()):
             for letter in letters:
@@ -111,6 +111,7 @@ def crowded(rng: random.Random, game_id: str, royals: str, pieces: str) -> Posit
             return parse_fen(placement_field(board, grid.get) + " w - - 0 1", game)
         except NotationError:
             continue  # the side not to move was in check: draw again
+    raise AssertionError(f"no legal {game_id} position with {royals} and {pieces} in 1,000 tries")
 
 
 def start_of(game_id: str) -> Position:

@@ -1,7 +1,8 @@
 """A Fairy-Stockfish `variants.ini` section for a game or a dealt start position, and what it simplifies.
 
 FSF reads a subset of XBetza (shared/reference/xbetza.md section 8; engines.md): single-leg moves of
-the atoms up to distance 3, riders on rook, bishop and knight lines, m/c/p/g/n and pawn-only i/e.
+the atoms up to distance 3, riders on rook, bishop and knight lines, m/c/p/g/n and pawn-only i/e
+(FSF's i is "on the start rank", so a pawn that can come back there is listed).
 Each piece keeps the terms FSF plays as we do; everything else is listed, never silently dropped.
 """
 
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 
 from engine.board import FILE_LETTERS
 from engine.game import Captured, Castling, Promotion
-from engine.kernel import EMPTY
+from engine.kernel import EMPTY, compile_movement
+from engine.measure.probe import PROBE_BOARD
 from engine.position import Position
 from pieces.betza import Term
 from pieces.catalogue import Group, PieceDef
@@ -62,6 +64,24 @@ def fsf_betza(piece: PieceDef) -> tuple[str, tuple[str, ...]]:
     kept = [term.format() for term in piece.movement.terms if term_supported(term, pawn)]
     dropped = tuple(term.format() for term in piece.movement.terms if not term_supported(term, pawn))
     return "".join(kept), dropped
+
+
+def reopened_first_moves(piece: PieceDef) -> tuple[str, ...]:
+    """A pawn's first-move (`i`) terms that FSF would grant again: FSF allows them whenever the pawn stands
+    on its start rank, and this pawn can come back there (a move or capture backward or sideways, a
+    retreat rule, a rank power); we allow them only to a pawn that has never moved."""
+    initial = tuple(term.format() for term in piece.movement.terms if term.initial)
+    if piece.group is not Group.PAWN or not initial:
+        return ()
+    board = PROBE_BOARD
+    centre = board.square(board.files // 2, board.ranks // 2)
+    movements = [piece.movement, *(m for _, m in piece.rule_moves), *(m for _, m in piece.rank_captures)]
+    returns = any(
+        board.rank_of(sq) <= board.rank_of(centre)
+        for movement in movements for ray in compile_movement(movement, board)[centre] if not ray.initial
+        for sq in ray.squares
+    )
+    return initial if returns else ()
 
 
 def fsf_section(pos: Position, name: str) -> FsfSection:
@@ -123,6 +143,10 @@ class _Writer:
             betza, dropped = fsf_betza(piece)
             if dropped:
                 self.simplified.append(f"{piece.name} ({piece.code}): moves FSF cannot play left out: {', '.join(dropped)}")
+            reopened = reopened_first_moves(piece)
+            if reopened:
+                self.simplified.append(f"{piece.name} ({piece.code}): FSF allows its first moves ({', '.join(reopened)}) "
+                                       "again whenever it is back on its start rank; here only before it has moved")
             if not betza:
                 target = self.unplayable if any(p.id == piece_id for p in self.pieces) else self.simplified
                 target.append(f"{piece.name} ({piece.code}): no move of {piece.betza} can be written for FSF")

@@ -119,7 +119,7 @@ def promotion_choice(pos: Position, moves: list[Move]) -> Choice:
     options = tuple(
         Option(
             NO_PROMOTION if move.promotion is None else pos.catalogue.get(move.promotion).code,
-            f"stay a {mover.name}" if move.promotion is None else promotion_text(pos, move.promotion, mover.promotes_to),
+            f"stay a {mover.name}" if move.promotion is None else promotion_text(pos, move.promotion, move, mover.promotes_to),
             format_move(pos, move), move,
         )
         for move in sorted(moves, key=lambda move: move.promotion is None)
@@ -128,8 +128,9 @@ def promotion_choice(pos: Position, moves: list[Move]) -> Choice:
     return Choice(ChoiceKind.PROMOTION, prompt, options, (board.name(m.frm), board.name(m.to)))
 
 
-def promotion_text(pos: Position, piece_id: str, own_list: tuple[str, ...] = ()) -> str:
-    """A promotion piece's name and where it comes from (hand, shared extra, the cards drawn, lost pieces)."""
+def promotion_text(pos: Position, piece_id: str, move: Move, own_list: tuple[str, ...] = ()) -> str:
+    """A promotion piece's name and where it comes from (hand, shared extra, the cards drawn, lost pieces);
+    `move` is the move that promotes (a battle move for a battle step)."""
     name = pos.catalogue.get(piece_id).name
     game, side = pos.game, pos.turn
     if own_list or game.promotion is Promotion.LIST:
@@ -138,11 +139,21 @@ def promotion_text(pos: Position, piece_id: str, own_list: tuple[str, ...] = ())
         return f"{name} (a type in the hand)"
     if pos.deck is not None:
         return f"{name} (a card drawn from the stack)"
-    if piece_id in pos.shared and pos.hands[side].count(piece_id) == 1:
+    if _takes_shared_extra(pos, move, piece_id):
         return f"{name} (shared extra: the other side loses it too)"
     if game.captured is Captured.OWNER:
         return f"{name} (a piece {side_name(side)} has lost)"
     return f"{name} (from {side_name(side)}'s hand)"
+
+
+def _takes_shared_extra(pos: Position, move: Move, piece_id: str) -> bool:
+    """Whether a promotion to piece_id uses a shared extra, found by playing the move: the shared extras lose a copy."""
+    before = pos.shared.count(piece_id)
+    pos.push(move)
+    try:
+        return pos.shared.count(piece_id) < before
+    finally:
+        pos.pop()
 
 
 def _castling_choice(pos: Position, moves: list[Move]) -> Choice:
@@ -183,7 +194,7 @@ def battle_choice(pos: Position, text: str) -> Choice | None:
                 move = parse_move(pos, written)
             except (NotationError, IllegalMoveError):
                 continue
-            label = f"stay a {kind.piece.name}" if piece_id is None else promotion_text(pos, piece_id, kind.piece.promotes_to)
+            label = f"stay a {kind.piece.name}" if piece_id is None else promotion_text(pos, piece_id, move, kind.piece.promotes_to)
             options.append(Option(key, label, written, move))
         if len(options) > 1:
             prompt = f"{side_name(pos.turn)}'s battle move: the {kind.piece.name} reaching {pos.board.name(pair[1])} promotes to"

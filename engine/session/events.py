@@ -134,7 +134,7 @@ def _promotion_source(pos: Position, before: Before, m: Move) -> str:
         return " (a type in its hand; the hand keeps it)"
     if before.deck is not None:
         return " (chosen from the cards drawn)"
-    if m.promotion in before.shared and before.hands[side].count(m.promotion) == 1:
+    if before.shared.count(m.promotion) > pos.shared.count(m.promotion):
         return " (the shared extra)"
     if game.captured is Captured.OWNER:
         return f" (a piece {side_name(side)} had lost)"
@@ -153,11 +153,13 @@ def _hand_events(pos: Position, before: Before) -> list[Event]:
             text = (f"{side_name(side)} may now promote to the {name} it lost" if pos.game.captured is Captured.OWNER
                     else f"a {name} goes into {side_name(side)}'s hand (the captured piece's double)")
             events.append(Event(EventKind.HAND, text))
-    for piece_id in before.shared:
-        if piece_id not in pos.shared:
+    for piece_id in dict.fromkeys(before.shared):
+        left = pos.shared.count(piece_id)
+        if left < before.shared.count(piece_id):
             other = side_name(1 - before.side)
+            consequence = f"{other} may no longer promote to it" if not left else f"{other} loses one copy of it too"
             events.append(Event(EventKind.SHARED, f"{side_name(before.side)} used the shared {_name(pos, piece_id)}: "
-                                f"{other} may no longer promote to it"))
+                                f"{consequence}"))
     return events
 
 

@@ -106,8 +106,14 @@ def session_state(session: Session) -> SessionState:
 
 
 def _hand(pos, side: int) -> tuple[HandCard, ...]:
-    cards = (pos.catalogue.get(piece_id) for piece_id in pos.hands[side])
-    return tuple(HandCard(p.id, p.code, p.name, p.id in pos.shared) for p in cards)
+    """The cards in a side's hand; as many copies of a piece are marked shared as the shared extras hold."""
+    shared, cards = list(pos.shared), []
+    for piece_id in pos.hands[side]:
+        piece, is_shared = pos.catalogue.get(piece_id), piece_id in shared
+        if is_shared:
+            shared.remove(piece_id)
+        cards.append(HandCard(piece.id, piece.code, piece.name, is_shared))
+    return tuple(cards)
 
 
 def _squares(board, move) -> tuple[str, ...]:

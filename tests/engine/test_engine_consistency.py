@@ -22,7 +22,8 @@ from engine.rules import _safe_after, is_attacked, legal_moves, pseudo_moves
 from tests.positions import random_deal
 
 def check_attacks_against_the_kernel(pos):
-    """is_attacked == some enemy piece's generic `destinations` reach the square as a capture."""
+    """is_attacked == some enemy piece's generic `destinations` reach the square as a capture (first-move
+    captures included while the piece is unmoved)."""
     board = pos.board
     for by in (0, 1):
         targets = list(pos.squares[1 - by])[:6]
@@ -33,7 +34,7 @@ def check_attacks_against_the_kernel(pos):
                 if piece.rank_captures:
                     continue
                 rays = compile_movement(piece.movement, board, by == 1)[sq]
-                if destinations(rays, pos.occ, by).get(target) is Reach.CAPTURE:
+                if destinations(rays, pos.occ, by, not pos.moved[sq]).get(target) is Reach.CAPTURE:
                     expected = True
                     break
             if not any(pos.types[pos.piece[s]].piece.rank_captures for s in pos.squares[by]):

@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from engine.exports.fsf import fsf_section
+from engine.exports.fsf import fsf_section, reopened_first_moves
+from engine.game import default_catalogue
 from engine.move import Kind
 from engine.notation import format_fen, parse_fen
 from engine.perft import perft
@@ -248,3 +249,11 @@ def test_dealer_export_fsf_refuses_what_fsf_cannot_play(tmp_path):
     assert CliRunner().invoke(cli, ["deal", "--seed", "1", "--save", str(tmp_path / "d.json")]).exit_code == 0
     result = CliRunner().invoke(cli, ["export", "fsf", "--deal", str(tmp_path / "d.json")])
     assert result.exit_code == 1 and "more than FSF's 26 letters" in result.stderr
+
+
+@pytest.mark.parametrize("piece, reopened", [
+    ("standard-pawn", ()), ("mongolian-pawn", ()), ("torpedo-pawn", ()), ("piglet-pawn", ("ifmA",)),
+    ("fish-pawn", ("ifmnD",)), ("enhanced-pawn", ("ifmnD",)), ("chicken-pawn", ("ifmnD",)), ("knight", ()),
+])
+def test_first_moves_fsf_would_grant_again_are_those_of_pawns_that_can_come_back(piece, reopened):
+    assert reopened_first_moves(default_catalogue().get(piece)) == reopened

@@ -101,7 +101,7 @@ def test_the_engines_own_san_replays_the_game_that_was_played(tmp_path):
     from engine.notation import parse_move
 
     for fen, move, san in [("4k3/8/8/8/8/3B4/8/3BK2N w - - 0 1", "d1e2", "B1e2"),
-                           ("4k3/8/8/8/8/3B4/8/1K1B4 w - - 0 1", "d1c2", "B1c2")]:
+                           ("4k3/7p/8/8/8/3B4/8/1K1B4 w - - 0 1", "d1c2", "B1c2")]:
         pos = parse_fen(fen, "chess")
         pos.push(parse_move(pos, move))
         record = record_of(pos)

@@ -61,7 +61,7 @@ def test_bad_moves_raise_and_leave_the_game_unchanged():
 
 
 def test_promotion_is_asked_then_answered_and_undo_redo_restore_it():
-    session = Session.new("chess", fen="4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    session = Session.new("chess", fen="4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1")  # the pawn keeps K+N v K alive
     report = session.play("b7b8")
     assert report.events == () and report.choice.kind is ChoiceKind.PROMOTION
     assert [o.key for o in report.choice.options] == ["Q", "R", "B", "N"]

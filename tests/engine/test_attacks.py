@@ -1,0 +1,105 @@
+"""Attacks are captures: for every catalogue piece on 8x8, 10x10 and 12x12, the squares
+`engine.attacks.attacks` reports are the squares where `legal_moves` lets it capture, first-move
+captures included (issue 20, audit 2 finding 1); and `is_attacked` is the union of `attacks`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.attacks import attacks, in_check, is_attacked
+from engine.game import default_catalogue, load_game
+from engine.kernel import EMPTY
+from engine.move import Kind
+from engine.notation import format_fen
+from engine.position import Position
+from engine.rules import legal_moves
+
+CATALOGUE = default_catalogue()
+PIECES = [piece.id for piece in CATALOGUE]
+GAMES = {8: "dealers-8x8", 10: "dealers-10x10", 12: "dealers-12x12"}
+ENEMY = "standard-pawn"  # its attacks are leaps: it pins nothing, so a capture is legal exactly when it is safe
+
+
+def piece_among_pawns(piece_id: str, files: int, rng: random.Random) -> tuple[Position, int] | None:
+    """The piece (either side, moved or not) among random enemy pawns, a few of its own pawns as
+    screens and both royals; its own royal unattacked. None when no safe royal square was found."""
+    game = load_game(GAMES[files])
+    pos = Position(game, CATALOGUE, game.pawn_rank)
+    board, side = game.board, rng.randrange(2)
+    free = list(range(board.size))
+    rng.shuffle(free)
+    tested = pos.types.index(piece_id)
+    sq = free.pop()
+    pos.set_square(sq, tested, side, rng.random() < 0.5)
+    density = rng.uniform(0.05, 0.4)
+    for _ in range(int(board.size * density)):
+        pos.set_square(free.pop(), pos.types.index(ENEMY), 1 - side, True)
+    for _ in range(rng.randrange(4)):
+        pos.set_square(free.pop(), pos.types.index(ENEMY), side, True)
+    pos.set_square(free.pop(), pos.types.index("king"), 1 - side, True)
+    if not pos.types[tested].royal:
+        safe = [s for s in free if not is_attacked(pos, s, 1 - side)]
+        if not safe:
+            return None
+        pos.set_square(rng.choice(safe), pos.types.index("king"), side, True)
+    pos.turn = side
+    pos.reset_history()
+    return pos, sq
+
+
+def capture_targets(pos: Position, sq: int) -> set[int]:
+    """The squares where the legal moves of the piece on sq capture an enemy piece."""
+    enemy = 1 - pos.occ[sq]
+    return {m.to for m in legal_moves(pos) if m.frm == sq and m.kind == Kind.NORMAL and pos.occ[m.to] == enemy}
+
+
+def check_piece(piece_id: str, files: int, rng: random.Random) -> None:
+    made = piece_among_pawns(piece_id, files, rng)
+    if made is None:
+        return
+    pos, sq = made
+    side = pos.occ[sq]
+    enemies = pos.squares[1 - side]
+    expected = attacks(pos, sq) & enemies
+    if pos.types[pos.piece[sq]].royal:
+        expected = {t for t in expected if not is_attacked(pos, t, 1 - side)}  # a royal takes only what is unguarded
+    else:
+        assert not in_check(pos, side), format_fen(pos)
+    assert capture_targets(pos, sq) == expected, (piece_id, format_fen(pos), pos.board.name(sq))
+    for target in range(pos.board.size):
+        union = any(target in attacks(pos, e) for e in pos.squares[side])
+        assert is_attacked(pos, target, side) == union, (piece_id, format_fen(pos), pos.board.name(target))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**9), files=st.sampled_from(sorted(GAMES)))
+def test_attacks_are_the_legal_capture_squares_of_every_catalogue_piece(seed, files):
+    rng = random.Random(seed)
+    for piece_id in PIECES:
+        for _ in range(4):
+            check_piece(piece_id, files, rng)
+
+
+@pytest.mark.parametrize("moved, expected", [(False, {"d3", "f3", "d4", "f4"}), (True, {"d3", "f3"})])
+def test_the_patient_pawns_opening_capture_is_an_attack_only_while_it_is_unmoved(moved, expected):
+    game = load_game("dealers-8x8")
+    pos = Position(game, CATALOGUE, game.pawn_rank)
+    e2 = pos.board.parse_square("e2")
+    pos.set_square(e2, pos.types.index("patient-pawn"), 0, moved)
+    assert {pos.board.name(s) for s in attacks(pos, e2)} == expected
+    pos.set_square(pos.board.parse_square("e3"), pos.types.index(ENEMY), 1, True)
+    assert {pos.board.name(s) for s in attacks(pos, e2)} == {"d3", "f3"}  # the first step must be empty
+
+
+def test_an_empty_board_square_is_attacked_as_the_kernel_says():
+    game = load_game("dealers-8x8")
+    pos = Position(game, CATALOGUE, game.pawn_rank)
+    d4 = pos.board.parse_square("d4")
+    pos.set_square(d4, pos.types.index("cannon"), 0, True)
+    assert attacks(pos, d4) == frozenset()  # a cannon attacks nothing without a screen
+    pos.set_square(pos.board.parse_square("d6"), pos.types.index(ENEMY), 1, True)
+    assert {pos.board.name(s) for s in attacks(pos, d4)} == {"d7", "d8"}
+    assert pos.occ[pos.board.parse_square("d7")] == EMPTY
