@@ -19,7 +19,7 @@ from engine.position import Position
 from engine.rules import promotion_choices
 from engine.session.events import side_name
 
-FROM_TO = re.compile(r"^([a-p]\d{1,2})\s*[-x:]?\s*([a-p]\d{1,2})$")
+FROM_TO = re.compile(r"^([a-p]\d{1,2})\s*[-x:]?\s*([a-pA-P]\d{1,2})$")
 CASTLE_SAN = re.compile(r"^[o0]-[o0](-[o0])?[+#]?$")
 NO_PROMOTION = "-"
 
@@ -101,12 +101,17 @@ def san_completions(pos: Position, legal: list[Move], text: str) -> list[Move]:
 
 
 def read_from_to(pos: Position, text: str) -> tuple[int, int] | None:
-    """(from, to) of a plain coordinate move without promotion or partner (`e7e8`, `e7-e8`), else None."""
-    match = FROM_TO.match(text.strip().lower())
+    """(from, to) of a plain coordinate move without promotion or partner (`e7e8`, `e7-e8`, `E7-E8`), else None.
+
+    As docs/notation.md reads moves: the from-square in lower case, or the whole text in capitals. `B1c2`
+    is SAN (the Bishop on rank 1 to c2), never b1 to c2.
+    """
+    clean = text.strip()
+    match = FROM_TO.match(clean.lower() if clean.isupper() else clean)
     if match is None:
         return None
     try:
-        return pos.board.parse_square(match[1]), pos.board.parse_square(match[2])
+        return pos.board.parse_square(match[1]), pos.board.parse_square(match[2].lower())
     except BoardError as error:
         raise NotationError(f"move {text!r}: {error}") from None
 

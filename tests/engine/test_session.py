@@ -51,6 +51,17 @@ def test_fools_mate_in_any_notation_ends_with_checkmate():
         session.play("a2a3")
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("B1c2", "1. B1c2 (White's Bishop d1-c2)"),  # SAN with a rank: the Bishop on rank 1, not the King on b1
+    ("b1c2", "1. Kc2 (White's King b1-c2)"),  # the from-square in lower case: a coordinate move
+    ("B1-C2", "1. Kc2 (White's King b1-c2)"),  # both squares in capitals: a coordinate move
+    ("b1C2", "1. Kc2 (White's King b1-c2)"),
+])
+def test_mixed_case_reads_as_docs_notation_says(text, said):
+    session = Session.new("chess", fen="4k3/7p/8/8/8/3B4/8/1K1B4 w - - 0 1")
+    assert session.play(text).events[0].text == said
+
+
 def test_bad_moves_raise_and_leave_the_game_unchanged():
     session = Session.new("chess")
     with pytest.raises(IllegalMoveError, match="e2e5"):
