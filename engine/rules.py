@@ -264,7 +264,7 @@ def _obliged(pos: Position) -> bool:
 
 def refusal_reason(pos: Position, frm: int, to: int) -> str:
     """Why no legal move goes from `frm` to `to`, in words for the player."""
-    board, side = pos.board, SIDE_NAMES[pos.turn]
+    board, side = pos.board, SIDE_NAMES[pos.turn].capitalize()
     ended = outcome(pos)
     if ended is not None:
         return f"the game is over: {ended.result.value} ({ended.reason})"
@@ -412,7 +412,7 @@ def battle_move(pos: Position, steps: list[Move], text: str = "") -> Move:
     if checked and not {s.to for s in chosen} & interposing_squares(pos, side):
         raise refuse("in check, one of its steps must interpose (stand between the checking piece and the royal)")
     if not _safe_after(pos, move, side):
-        raise refuse(f"it would leave {SIDE_NAMES[side]}'s royal piece attacked")
+        raise refuse(f"it would leave {SIDE_NAMES[side].capitalize()}'s royal piece attacked")
     return move
 
 

@@ -324,7 +324,7 @@ def test_a_malformed_or_illegal_move_names_the_move_and_the_reason():
     pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     with pytest.raises(NotationError, match="'z9z8'"):
         parse_move(pos, "z9z8")
-    with pytest.raises(IllegalMoveError, match="'e7e5'.*not white's"):
+    with pytest.raises(IllegalMoveError, match="'e7e5'.*not White's"):
         parse_move(pos, "e7e5")
     with pytest.raises(IllegalMoveError, match="cannot move to e5"):
         parse_move(pos, "e2e5")

@@ -150,7 +150,7 @@ def test_6_a_pawn_taking_a_zombie_on_the_last_rank_becomes_one_and_spends_no_pro
 def test_10_a_royal_may_not_take_a_zombie():
     fen = "k7/8/8/8/8/8/1(zo)6/K7 w - - 0 1"
     assert "a1b2" not in texts(listed("dealers-8x8", fen))
-    assert "it would leave white without a royal piece" in refused("dealers-8x8", fen, "a1b2")
+    assert "it would leave White without a royal piece" in refused("dealers-8x8", fen, "a1b2")
 
 
 def test_11_a_retreat_or_a_sideways_move_sets_no_en_passant_square():

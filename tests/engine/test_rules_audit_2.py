@@ -46,8 +46,8 @@ def test_1_a_royal_may_not_step_into_the_patient_pawns_opening_capture():
     assert "c3d4" not in texts(listed("dealers-8x8", fen))
     played = dealer("play", "dealers-8x8", "--fen", fen, stdin="c3d4\ne2d4\n")
     assert "royal lost" not in played.output and played.output.strip().endswith("result: * (unfinished)")
-    assert "it would leave black's royal piece attacked" in refused("dealers-8x8", fen, "c3d4")
-    assert "it would leave white's royal piece attacked" in refused("dealers-8x8", "4k3/2(pp)5/8/8/4K3/8/8/8 w - - 0 1", "e4d5")
+    assert "it would leave Black's royal piece attacked" in refused("dealers-8x8", fen, "c3d4")
+    assert "it would leave White's royal piece attacked" in refused("dealers-8x8", "4k3/2(pp)5/8/8/4K3/8/8/8 w - - 0 1", "e4d5")
 
 
 def test_1_the_opening_capture_gives_check_and_the_fen_reader_sees_it():

@@ -287,7 +287,7 @@ def test_state_is_plain_data_for_a_web_page():
     ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", "it is written Nbd2 or Nfd2"),
     ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nb3d2", "no White Knight (N) stands on b3"),
     ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Ncd2", "White has no Knight (N) on the c file"),
-    ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "it would leave white's royal piece attacked"),
+    ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "it would leave White's royal piece attacked"),
 ])
 def test_a_san_slip_says_why_it_is_no_legal_move(fen, text, reason):
     session = Session.new("chess", fen)
