@@ -65,6 +65,16 @@ def dead_position(pos: Position, checkmated: Checkmated) -> bool:
     return not any(_can_mate(pos, side, others[0], checkmated) for side in (0, 1))
 
 
+def cannot_mate(pos: Position, side: int) -> bool:
+    """Whether `side` can never checkmate, whatever both sides play (FIDE 6.9: a flag fall against such a
+    side is a draw). Proved only for a side with nothing but its one royal, which can never give check
+    (see royals_never_check) and, with no pawn to promote, never gains a piece; False means maybe it can.
+    (A side with more against a lone royal is covered by dead_position, which ends the game sooner.)"""
+    if len(pos.royals[0]) != 1 or len(pos.royals[1]) != 1 or len(pos.squares[side]) != 1:
+        return False
+    return _royal_never_checks(pos, side)
+
+
 def _other_pieces(pos: Position) -> list[int] | None:
     """The squares of the pieces beside the royals, or None if one of them rules a dead position out
     (a pawn, a spear, a piece that promotes; any piece with a first-move-only move)."""

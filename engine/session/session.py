@@ -13,6 +13,7 @@ from datetime import date
 from typing import Callable
 
 from engine import rules
+from engine.dead import cannot_mate
 from engine.dealing.deal_file import DealFile
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import GameDef, default_catalogue, load_game
@@ -31,6 +32,7 @@ from pieces.errors import DealerError
 
 # Reasons for a result that the session, not the position, decides (undo cannot take these back).
 RESIGNATION, AGREEMENT, TIME = "resignation", "agreement", "time"
+TIME_NO_MATE = "time, against a side that cannot mate"
 
 
 class SessionError(DealerError):
@@ -310,8 +312,10 @@ class Session:
             return None
         loser = self.turn
         winner = Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS
+        if cannot_mate(self.position, 1 - loser):
+            winner = Result.DRAW  # FIDE 6.9: the opponent could never mate
         return Report((Event(EventKind.CLOCK, f"{side_name(loser)}'s flag has fallen"),
-                       self._finish(Outcome(winner, TIME))))
+                       self._finish(Outcome(winner, TIME if winner is not Result.DRAW else TIME_NO_MATE))))
 
     def pause(self) -> None:
         """Stop the clock (save, quit); the next move, or start_clock, starts it again without charging the pause."""

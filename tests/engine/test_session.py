@@ -222,6 +222,29 @@ def test_clock_charges_thinking_time_adds_the_increment_and_flags():
     assert session.result_line() == "result: 0-1 (time)" and session.sans == ["e4", "e5"]
 
 
+@pytest.mark.parametrize(("game", "fen", "result"), [
+    ("chess", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", "result: 1-0 (time)"),  # K+R can mate
+    ("chess", "4k3/8/8/8/8/8/8/N3K3 b - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    ("chess", "4k3/8/8/8/8/8/8/B3K3 b - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    ("chess", "4k3/8/8/8/8/8/8/4K3 b - - 0 1", None),  # K v K is dead before any flag falls
+    ("chess", "4k3/7p/8/8/8/8/8/4K3 b - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    ("chess", "4k3/7p/8/8/8/8/8/4K3 w - - 0 1", "result: 0-1 (time)"),  # the pawn may promote
+    ("chess", "4k3/7p/8/8/8/8/8/N3K3 b - - 0 1", "result: 1-0 (time)"),  # FIDE: a helpmate with the pawn exists
+    ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 w - - 0 1",
+     "result: 1/2-1/2 (time, against a side that cannot mate)"),  # Black's lone King can never give check
+    ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 b - - 0 1", "result: 1-0 (time)"),
+])
+def test_a_flag_fall_against_a_side_that_can_never_mate_is_a_draw(game, fen, result):
+    now = FakeTime()
+    session = Session.new(game, fen=fen, control=TimeControl.parse("1+0"), now=now)
+    if session.over:
+        assert "dead position" in session.result_line()
+        return
+    session.start_clock()
+    now.now += 61
+    assert session.check_time() is not None and session.result_line() == result
+
+
 @pytest.mark.parametrize("text", ["15", "0+5", "15+x", "2000+0"])
 def test_bad_time_controls_are_refused(text):
     with pytest.raises(ClockError, match="MINUTES\\+SECONDS"):
