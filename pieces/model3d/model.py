@@ -48,7 +48,7 @@ class ModelOptions:
     """What a build depends on besides the piece itself."""
 
     square_mm: float = DEFAULT_SQUARE_MM
-    weight_pocket: bool = False
+    weight_pocket: bool = True
 
 
 class Part(Enum):
