@@ -13,7 +13,7 @@ from pieces.errors import DealerError
 from pieces.model3d.model import DEFAULT_SQUARE_MM, ModelOptions
 from printing.files import check_target, file_stem, out_path, prepare_out_dir
 from printing.solids.plates import (
-    DEFAULT_SPACING_MM, MAX_COPIES, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,
+    DEFAULT_SPACING_MM, MAX_COPIES, MAX_PER_PLATE, army_pieces, check_spacing, deal_armies, parse_bed, plates_folder, write_plates,
     write_side_plates,
 )
 from printing.render_cache import write_render_png
@@ -43,7 +43,8 @@ def _selection_options(command):
         click.option("--piece", "piece_ids", multiple=True, help="This piece id; repeatable."),
         click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True,
                      help="Board square size the pieces are for (40 and 50 are common)."),
-        click.option("--weight-pocket", is_flag=True, help="Leave a pocket under the base for a washer (up to M10)."),
+        click.option("--weight-pocket/--no-weight-pocket", default=True, show_default=True,
+                     help="Leave a pocket under the base for a steel washer (up to M10), or not."),
         click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),
     )):
@@ -77,12 +78,17 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, fi
 @click.option("--deal", "deal_file", type=click.Path(),
               help="A deal saved by `dealer deal --save FILE`: plates of every piece each side needs, per colour.")
 @click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
+@click.option("--max-per-plate", type=click.IntRange(1, MAX_PER_PLATE),
+              help="At most this many pieces a plate, for shorter print jobs (default: as many as fit).")
 @catalogue_option
 def plate_command(
     sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
-    catalogue: Catalogue,
+    max_per_plate, catalogue: Catalogue,
 ) -> None:
-    """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate."""
+    """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate.
+
+    Pieces with their top faces at one height share plates, so one filament change colours every diagram.
+    """
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(prepare_out_dir(out_dir), options)
     bed_mm, spacing_mm = parse_bed(bed), check_spacing(spacing_mm)
@@ -95,14 +101,15 @@ def plate_command(
         what = "this deal" if deal_file else f"the start of {army_game}"
         with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
             paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,
-                                      progress=lambda plate: bar.update(len(plate.placements)))
+                                      progress=lambda plate: bar.update(len(plate.placements)),
+                                      max_per_plate=max_per_plate)
         click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {target}")
         return
     chosen = select_pieces(catalogue, sets, games, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
         paths = write_plates(
             chosen, folder, options, bed_mm, spacing_mm, copies,
-            progress=lambda plate: bar.update(len(plate.placements)),
+            progress=lambda plate: bar.update(len(plate.placements)), max_per_plate=max_per_plate,
         )
     click.echo(f"{len(paths) - 1} plate STL files and {paths[-1].name} in {folder}")
 

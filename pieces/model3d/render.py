@@ -49,7 +49,7 @@ def render_piece(
     """The piece in three-quarter view as an RGBA uint8 array (height x width_px x 4), forward away from the viewer."""
     from pieces.model3d.model import ModelOptions, build_piece
 
-    model = build_piece(piece, ModelOptions(square_mm=square_mm))
+    model = build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))  # the pocket is out of sight
     vertices, normals, faces = smooth_mesh(model.solid)
     return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=model.size.height + 0.05)
 
