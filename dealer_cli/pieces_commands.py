@@ -17,6 +17,7 @@ from printing.solids.plates import (
     write_side_plates,
 )
 from printing.render_cache import write_render_png
+from printing.solids.lineup import LINEUP_SQUARE_PX, army_lineups, write_lineup_png
 from printing.solids.piece_files import PieceFormat, pieces_folder, write_piece_files
 
 
@@ -115,20 +116,54 @@ def plate_command(
 
 
 @click.command("render")
-@click.argument("piece_id")
-@click.option("--out", "out_file", type=click.Path(), help="PNG file (default build/renders/ID-COLOUR.png).")
+@click.argument("piece_id", required=False)
+@click.option("--out", "out_file", type=click.Path(),
+              help="PNG file (default build/renders/ID-COLOUR.png, or lineup-NAME-COLOUR.png).")
 @click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]), default="white",
-              show_default=True, help="Which copy to draw; both = side by side.")
-@click.option("--width", "width_px", type=click.IntRange(32, 4000), default=600, show_default=True,
-              help="Picture width in pixels (per copy).")
+              show_default=True, help="Which copy to draw; both = side by side (a line-up: White's row above Black's).")
+@click.option("--width", "width_px", type=click.IntRange(32, 4000),
+              help="Picture width in pixels per copy (default 600); with --lineup, pixels per board square (default 250).")
 @click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
+@click.option("--lineup", is_flag=True, help="Draw pieces standing in a row, from the side: --game, --deal or --piece.")
+@click.option("--game", "game_id", help="With --lineup: each piece of this game's starting army (e.g. chess).")
+@click.option("--deal", "deal_file", type=click.Path(),
+              help="With --lineup: each piece a deal saved by `dealer deal --save FILE` gives a side.")
+@click.option("--piece", "piece_ids", multiple=True, help="With --lineup: this piece, in the order given; repeatable.")
 @catalogue_option
-def render_command(piece_id, out_file, colour, width_px, square_mm, catalogue: Catalogue) -> None:
-    """Draw a piece in three-quarter view as a PNG with a transparent background."""
+def render_command(
+    piece_id, out_file, colour, width_px, square_mm, lineup, game_id, deal_file, piece_ids, catalogue: Catalogue,
+) -> None:
+    """Draw a piece in three-quarter view as a PNG with a transparent background, or a line-up of pieces."""
+    if lineup:
+        path = _render_lineup(piece_id, out_file, colour, width_px or LINEUP_SQUARE_PX, square_mm, game_id, deal_file,
+                              piece_ids, catalogue)
+        click.echo(str(path))
+        return
+    if game_id or deal_file or piece_ids:
+        raise DealerError("--game, --deal and --piece choose the pieces of a line-up; add --lineup")
+    if not piece_id:
+        raise DealerError("render needs a PIECE_ID, or --lineup with --game GAME, --deal FILE or --piece ID")
     piece = catalogue.get(piece_id)
     path = check_target(Path(out_file) if out_file else out_path("build", "renders", f"{piece.id}-{colour}.png"))
-    write_render_png(piece, path, width_px, colour, square_mm)
+    write_render_png(piece, path, width_px or 600, colour, square_mm)
     click.echo(str(path))
+
+
+def _render_lineup(piece_id, out_file, colour, square_px, square_mm, game_id, deal_file, piece_ids, catalogue) -> Path:
+    """The line-up the options ask for, written as a PNG; its path."""
+    pieces = [*([piece_id] if piece_id else []), *piece_ids]
+    if sum(map(bool, (game_id, deal_file, pieces))) != 1:
+        raise DealerError("a line-up takes its pieces from one of --game GAME, --deal FILE or --piece ID (repeatable)")
+    if pieces:
+        chosen = [catalogue.get(p) for p in pieces]
+        armies, name = {"white": chosen, "black": chosen}, "pieces"
+    else:
+        armies = army_lineups(catalogue, game_id, deal_file)
+        name = file_stem(Path(deal_file).stem, "deal") if deal_file else file_stem(Path(game_id).stem, "game")
+    rows = [(side, armies[side]) for side in (("white", "black") if colour == "both" else (colour,))]
+    default = out_path("build", "renders", f"lineup-{name}-{colour}.png")
+    path = check_target(Path(out_file) if out_file else default)
+    return write_lineup_png(rows, path, square_px / square_mm, square_mm)
 
 
 COMMANDS = (pieces_command, plate_command, render_command)
