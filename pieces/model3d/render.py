@@ -45,7 +45,7 @@ class View:
     supersample: int = 2
 
 
-SIDE_VIEW = View(azimuth_deg=0.0, elevation_deg=10.0)
+SIDE_VIEW = View(azimuth_deg=0.0, elevation_deg=10.0, supersample=3)
 
 
 def render_piece(
