@@ -221,7 +221,7 @@ Print-on-demand (cards/print-on-demand/)
     dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
   Shorter print jobs (a failed print costs less): dealer plate --set starter --max-per-plate 6
 
-  Two colours on one nozzle: the pieces on a plate have their top faces at one height, so one
+  Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
   filament change colours every diagram on it and nothing else (a royal's crown too). Change
   filament before the layer plates.txt names for the plate:
 {swaps}

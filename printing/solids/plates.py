@@ -23,6 +23,7 @@ from pieces.errors import DealerError
 from pieces.model3d.model import ModelOptions, build_piece
 from printing.files import out_path, write_atomic
 from printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from printing.solids.fdm import load_fdm_settings
 from printing.solids.weight import PieceWeight, piece_weight
 from printing.solids.mesh_check import triangles_of
 from printing.solids.stl import write_stl
@@ -160,7 +161,7 @@ def write_plates(
         if progress is not None:
             progress(plate)
     weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
-    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights)
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     return paths
 
@@ -173,6 +174,7 @@ def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.nda
 def plate_listing(
     plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
     colour_note: str = BOTH_COLOURS, weights: dict[str, PieceWeight] | None = None,
+    swaps: dict[str, ColourSwap] | None = None,
 ) -> str:
     """The text list of what is on each plate and where (bed origin at the front left corner)."""
     layer_mm = next((p.swap.layer_mm for p in plates if p.swap), None)
@@ -183,22 +185,34 @@ def plate_listing(
     ]
     if layer_mm:
         lines += textwrap.wrap(
-            "Every piece on a plate has its top face at the same height. For a two-colour diagram on one nozzle, "
+            "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
             f"change filament before the layer named (layers of {layer_mm:g} mm, the first layer too): the diagram "
             "and whatever stands above the top face (a crown) print in the second colour.", 110)
     if weights:
-        lines.append("Weights: printed plastic, and the washer for the pocket (HOW-TO-PRINT.txt says how they are estimated).")
+        fdm = load_fdm_settings()
+        lines += textwrap.wrap(
+            f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} perimeters, "
+            f"{fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom layers of "
+            f"{fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
     lines.append("")
     for plate in plates:
-        swap = plate.swap
-        change = f", top faces at {swap.top_face_mm:.1f} mm: change filament before layer {swap.layer} (z {swap.z_mm:.1f} mm)"
-        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces" + (change if swap else ""))
+        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces{_swap_text(plate, swaps or {})}")
         for p in plate.placements:
             weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
             lines.append(
                 f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base{weight})")
         lines.append("")
     return "\n".join(lines)
+
+
+def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
+    """', top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)', or nothing without a swap."""
+    if plate.swap is None:
+        return ""
+    tops = [swaps.get(p.piece_id, plate.swap).top_face_mm for p in plate.placements]
+    low, high = f"{min(tops):.1f}", f"{max(tops):.1f}"
+    where = low if low == high else f"{low}-{high}"
+    return f", top faces at {where} mm: change filament before layer {plate.swap.layer} (z {plate.swap.z_mm:.1f} mm)"
 
 
 def _weight_text(weight: PieceWeight) -> str:

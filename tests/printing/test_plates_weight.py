@@ -19,7 +19,7 @@ from printing.kit import how_to_print
 from printing.solids.colour_swap import colour_swap, piece_colour_swap
 from printing.solids.fdm import load_fdm_settings
 from printing.solids.mesh_check import check_triangles
-from printing.solids.plates import PlateError, plan_plates
+from printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
 from printing.solids.weight import piece_weight, shell_mm3, washer_for, washer_grams
 
 CATALOGUE = load_catalogue()
@@ -72,6 +72,16 @@ def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     assert (colour_swap(85.0, 0.2).layer, colour_swap(85.0, 0.2).z_mm) == (426, 85.2)
     knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
     assert piece_colour_swap(knight).top_face_mm == pytest.approx(62.5, abs=1e-3)
+
+
+def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives_their_range():
+    swaps = {"a": colour_swap(62.3, 0.2), "b": colour_swap(62.4, 0.2), "c": colour_swap(62.5, 0.2), "d": colour_swap(45.0, 0.2)}
+    items = [(piece_id, piece_id.upper(), 30.0) for piece_id in "abcd"]
+    plates = plan_by_swap(items, swaps, (220.0, 220.0), 6.0)
+    assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["d"]]
+    listing = plate_listing(plates, ModelOptions(50.0), (220.0, 220.0), 6.0, swaps=swaps)
+    assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change filament before layer 313 (z 62.6 mm)" in listing
+    assert "plate-01.stl: 1 pieces, top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)" in listing
 
 
 def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(tmp_path):
