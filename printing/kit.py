@@ -230,8 +230,8 @@ Print-on-demand (cards/print-on-demand/)
   Weight: every piece has a pocket under the base for a flat steel washer (ISO 7089; glue it in
   and cover the base with felt); dealer pieces --no-weight-pocket leaves the pocket out. Estimated
   weights in {material} ({density:g} g/cm3), printed with {perimeters} perimeters of {width:g} mm, {infill:g} % infill,
-  {top} top and {bottom} bottom layers of {layer_mm:g} mm (PrusaSlicer's own estimate at these settings is
-  4-8 % lower), plus the washer's nominal steel mass:
+  {top} top and {bottom} bottom layers of {layer_mm:g} mm (within 10 % of PrusaSlicer's own estimate at
+  these settings), plus the washer's nominal steel mass:
 {weights}
 
 Files written by this run:
