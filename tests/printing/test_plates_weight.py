@@ -142,3 +142,17 @@ def test_how_to_print_states_each_pieces_weight_from_the_volume_of_its_stl(tmp_p
     model = piece_weight(build_piece(CATALOGUE.get(piece_id)))
     assert f"{model.washer.size} washer ({model.washer_g:.1f} g)" in note
     assert "2 perimeters of 0.45 mm, 15 % infill" in note and "PLA (1.24 g/cm3)" in note
+
+
+def test_the_print_settings_file_is_read_strictly(tmp_path):
+    from printing.solids.fdm import FdmError, settings_path
+
+    text = settings_path().read_text()
+    assert load_fdm_settings(settings_path()).layer_mm == 0.2
+    bad = tmp_path / "fdm.toml"
+    bad.write_text(text.replace("infill_percent = 15", "infill_percent = 150"))
+    with pytest.raises(FdmError, match=r"fdm.toml: .*infill_percent.*"):
+        load_fdm_settings(bad)
+    bad.write_text(text.replace("perimeters = 2", "perimeters = 2\nwalls = 3"))
+    with pytest.raises(FdmError, match=r"fdm.toml: .*walls"):
+        load_fdm_settings(bad)
