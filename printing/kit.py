@@ -217,16 +217,29 @@ Print-on-demand (cards/print-on-demand/)
 
 3D pieces (pieces-50mm/, plates-50mm/)
   one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates
-  (plates.txt says what is where). Print each plate in white and in black, no supports; for a
-  two-colour diagram change filament at the first layer above the top face. Other sizes:
+  (plates.txt says what is where). Print each plate in white and in black, no supports. Other sizes:
     dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
+  Shorter print jobs (a failed print costs less): dealer plate --set starter --max-per-plate 6
+
+  Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
+  filament change colours every diagram on it and nothing else (a royal's crown too). Change
+  filament before the layer plates.txt names for the plate:
+{swaps}
+  Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
+
+  Weight: every piece has a pocket under the base for a flat steel washer (ISO 7089; glue it in
+  and cover the base with felt); dealer pieces --no-weight-pocket leaves the pocket out. Estimated
+  weights in {material} ({density:g} g/cm3), printed with {perimeters} perimeters of {width:g} mm, {infill:g} % infill,
+  {top} top and {bottom} bottom layers of {layer_mm:g} mm (within 10 % of PrusaSlicer's own estimate at
+  these settings), plus the washer's nominal steel mass:
+{weights}
 
 Files written by this run:
 """
 
 
 def how_to_print(catalogue: Catalogue) -> str:
-    """The note's text, with the sheets, back pages and write-in cards of the starter deck."""
+    """The note's text, with the sheets, back pages and write-in cards of the starter deck and its pieces' weights."""
     cards, profile = deck_cards(catalogue, STARTER)
     faces = Counter(card.group for card in cards if card.kind is CardKind.FACE)
     blanks = Counter(card.group for card in cards if card.kind is CardKind.BLANK)
@@ -239,7 +252,53 @@ def how_to_print(catalogue: Catalogue) -> str:
             "Write-in cards: blank cards for pieces of your own, each with its own group's back so it does not "
             f"stand out face down: {', '.join(f'{n} {group_look(g).label.lower()}' for g, n in blanks.items())}. "
             "For more, give the same --blanks N to dealer cards and dealer backs.", 100),
+        **_pieces_figures(catalogue),
     )
+
+
+def _pieces_figures(catalogue: Catalogue) -> dict[str, str]:
+    """The 3D section's figures: each group's colour swap and weights, measured on the starter pieces as built."""
+    from pieces.model3d.model import ModelOptions, build_piece
+    from printing.solids.colour_swap import piece_colour_swap
+    from printing.solids.fdm import load_fdm_settings
+    from printing.solids.weight import piece_weight
+
+    settings = load_fdm_settings()
+    by_group: dict[str, list] = {}
+    for piece in catalogue.select(sets=["starter"]):
+        model = build_piece(piece, ModelOptions())
+        by_group.setdefault(piece.group.value, []).append((piece, piece_colour_swap(model), piece_weight(model)))
+    swaps, weights = [], []
+    for group, rows in by_group.items():
+        name = group_look(group).plural.lower()
+        layers = sorted({(swap.layer, swap.z_mm, swap.top_face_mm) for _, swap, _ in rows})
+        swaps.append(f"    {name + ':':9} " + "; ".join(
+            f"top face {top:.1f} mm, change before layer {layer} (z {z:.1f} mm)" for layer, z, top in layers))
+        weights.append(f"    {name + ':':9} {_group_weights([weight for _, _, weight in rows])}")
+        each = ", ".join(f"{piece.id}\u00a0{weight.printed_g:.1f}" for piece, _, weight in rows)  # no break inside
+        each = textwrap.fill(each, 100, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)
+        weights.append(each.replace("\u00a0", " "))
+    return {
+        "swaps": "\n".join(swaps), "weights": "\n".join(weights), "layer_mm": settings.layer_mm,
+        "material": settings.material, "density": settings.density_g_cm3, "perimeters": settings.perimeters,
+        "width": settings.perimeter_width_mm, "infill": settings.infill_percent, "top": settings.top_layers,
+        "bottom": settings.bottom_layers,
+    }
+
+
+def _span(values: list[float], unit: str = " g") -> str:
+    low, high = min(values), max(values)
+    return f"{low:.1f}{unit}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}-{high:.1f}{unit}"
+
+
+def _group_weights(weights: list) -> str:
+    """'17.5-17.8 g printed + an M10 washer (3.6 g) = 21.0-21.3 g' for a group's pieces."""
+    printed = f"{_span([w.printed_g for w in weights])} printed"
+    washers = sorted({w.washer.size for w in weights if w.washer}, key=lambda size: float(size[1:]))
+    if not washers:
+        return printed + " (no washer)"
+    washer_g = _span([w.washer_g for w in weights if w.washer])
+    return f"{printed} + {'/'.join(washers)} washer ({washer_g}) = {_span([w.total_g for w in weights])}"
 
 
 def _back_pages(cards: list, profile) -> str:

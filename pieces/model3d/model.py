@@ -48,7 +48,7 @@ class ModelOptions:
     """What a build depends on besides the piece itself."""
 
     square_mm: float = DEFAULT_SQUARE_MM
-    weight_pocket: bool = False
+    weight_pocket: bool = True
 
 
 class Part(Enum):
@@ -262,7 +262,7 @@ def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, opt
     if radius < 3.0:
         raise ModelError(
             f"piece {piece_id!r}: no weight pocket fits beside the code at --square-mm {options.square_mm:g}; "
-            "leave out --weight-pocket or use bigger squares"
+            "use --no-weight-pocket or bigger squares"
         )
     return round(radius, 2)
 

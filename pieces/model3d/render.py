@@ -1,4 +1,5 @@
-"""A numpy z-buffer renderer: a piece in orthographic three-quarter view, smooth shading, outlines.
+"""A numpy z-buffer renderer: a piece in orthographic three-quarter view, or an army standing in a row
+seen from the side; smooth shading, outlines.
 
 No OpenGL and no Pillow: the result is an RGBA uint8 array (transparent background); printing/
 turns it into PNG files and caches it.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -15,6 +17,7 @@ from pieces.catalogue import PieceDef
 
 CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
+LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +45,58 @@ class View:
     supersample: int = 2
 
 
+SIDE_VIEW = View(azimuth_deg=0.0, elevation_deg=10.0, supersample=3)
+
+
 def render_piece(
     piece: PieceDef, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
     view: View = View(),
 ) -> np.ndarray:
     """The piece in three-quarter view as an RGBA uint8 array (height x width_px x 4), forward away from the viewer."""
+    model = _model(piece, square_mm)
+    vertices, normals, faces = smooth_mesh(model.solid)
+    return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=_accent_above(model))
+
+
+def render_lineup(
+    pieces: Sequence[PieceDef], px_per_mm: float = 5.0, colour: str = "white", square_mm: float = 50.0,
+    view: View = SIDE_VIEW,
+) -> np.ndarray:
+    """The pieces standing in a row, left to right, seen from White's side, as one RGBA uint8 array at px_per_mm.
+
+    One scale for all, so heights compare (and rows rendered apart at one px_per_mm line up); bases
+    LINEUP_GAP x square apart."""
+    vertices, normals, faces, accent = [], [], [], []
+    x_mm, count = 0.0, 0
+    for piece in pieces:
+        model = _model(piece, square_mm)
+        v, n, f = smooth_mesh(model.solid)
+        v = v + np.array([x_mm - v[:, 0].min(), 0.0, 0.0])
+        x_mm = float(v[:, 0].max()) + LINEUP_GAP * square_mm
+        vertices.append(v)
+        normals.append(n)
+        faces.append(f + count)
+        accent.append(np.full(len(v), _accent_above(model)))
+        count += len(v)
+    if not vertices:
+        from pieces.errors import DealerError
+
+        raise DealerError("a line-up needs at least one piece")
+    row = np.concatenate(vertices)
+    width_px = max(8, math.ceil(float(np.ptp(row @ camera_axes(view)[0])) * px_per_mm) + 6)
+    return render_mesh(row, np.concatenate(normals), np.concatenate(faces), width_px, _palette(colour), view,
+                       accent_above_mm=np.concatenate(accent))
+
+
+def _model(piece: PieceDef, square_mm: float):
     from pieces.model3d.model import ModelOptions, build_piece
 
-    model = build_piece(piece, ModelOptions(square_mm=square_mm))
-    vertices, normals, faces = smooth_mesh(model.solid)
-    return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=model.size.height + 0.05)
+    return build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))  # the pocket is out of sight
+
+
+def _accent_above(model) -> float:
+    """Height above which a piece is drawn in the second filament's colour: its raised diagram."""
+    return model.size.height + 0.05
 
 
 def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,9 +126,11 @@ def camera_axes(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def render_mesh(
     vertices: np.ndarray, normals: np.ndarray, faces: np.ndarray, width_px: int, palette: Palette,
-    view: View = View(), accent_above_mm: float | None = None,
+    view: View = View(), accent_above_mm: float | np.ndarray | None = None,
 ) -> np.ndarray:
-    """Render a closed triangle mesh to an RGBA uint8 array width_px wide, height to fit."""
+    """Render a closed triangle mesh to an RGBA uint8 array width_px wide, height to fit.
+
+    Surfaces above accent_above_mm (one height, or one per vertex) take the palette's accent colour."""
     right, up, towards = camera_axes(view)
     ss = view.supersample
     sx, sy, depth = vertices @ right, vertices @ up, vertices @ towards
@@ -185,7 +232,9 @@ def _shade(tri, bary, zbuf, vertices, normals, faces, palette: Palette, axes, ac
     base = np.tile(np.array(palette.body), (len(f), 1))
     if accent_above_mm is not None:
         z = sum(w[:, k] * vertices[f[:, k], 2] for k in range(3))
-        base[z > accent_above_mm] = palette.accent
+        above = np.asarray(accent_above_mm, dtype=np.float64)
+        threshold = sum(w[:, k] * above[f[:, k]] for k in range(3)) if above.ndim else above
+        base[z > threshold] = palette.accent
     colour = np.clip(base * light[:, None] + highlight[:, None], 0, 1)
     rgb = np.zeros(tri.shape + (3,))
     rgb[mask] = colour

@@ -1,12 +1,15 @@
 """Print plates: pieces laid out on a printer bed, one STL per plate, plus a list of what is where.
 
-Pieces are packed in rows (largest first) with a gap between bases; each plate STL is validated
-like a piece STL, expecting one body per piece on it.
+Pieces whose top faces share a colour-swap layer go on plates of their own, so one filament change
+colours the diagrams of every piece on a plate and nothing else; within such a group pieces are
+packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate. Each plate
+STL is validated like a piece STL, expecting one body per piece on it.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -19,6 +22,9 @@ from pieces.catalogue import Catalogue, PieceDef
 from pieces.errors import DealerError
 from pieces.model3d.model import ModelOptions, build_piece
 from printing.files import out_path, write_atomic
+from printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from printing.solids.fdm import load_fdm_settings
+from printing.solids.weight import PieceWeight, piece_weight
 from printing.solids.mesh_check import triangles_of
 from printing.solids.stl import write_stl
 
@@ -26,6 +32,7 @@ DEFAULT_BED_MM = (220.0, 220.0)
 DEFAULT_SPACING_MM = 6.0
 MAX_SPACING_MM = 100.0
 MAX_BED_MM = 2000.0
+MAX_PER_PLATE = 200
 MAX_COPIES = 50  # a chess set needs 8 of a piece at most; 1,000 copies of one piece took 7 s and 40 plates
 EDGE_MM = 5.0  # kept clear along the bed's edges
 BOTH_COLOURS = "Print every plate once in each colour (white and black)."
@@ -53,6 +60,7 @@ class Plate:
 
     number: int
     placements: tuple[Placement, ...]
+    swap: ColourSwap | None = None  # the filament change every piece on the plate shares
 
     @property
     def file_name(self) -> str:
@@ -77,13 +85,21 @@ def check_spacing(spacing_mm: float) -> float:
     return spacing_mm
 
 
+def check_max_per_plate(max_per_plate: int | None) -> int | None:
+    """The most pieces a plate may hold, if it is a count a plate can have (None: as many as fit)."""
+    if max_per_plate is not None and not 1 <= max_per_plate <= MAX_PER_PLATE:
+        raise PlateError(f"max per plate {max_per_plate} is not allowed; use 1 to {MAX_PER_PLATE} pieces")
+    return max_per_plate
+
+
 def plan_plates(
     items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
-    spacing_mm: float = DEFAULT_SPACING_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
 ) -> list[Plate]:
     """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
     width, depth = bed_mm
     check_spacing(spacing_mm)
+    limit = check_max_per_plate(max_per_plate) or len(items)
     plates: list[list[Placement]] = [[]]
     x = y = row = EDGE_MM
     row_height = 0.0
@@ -93,7 +109,7 @@ def plan_plates(
         if x + diameter > width - EDGE_MM + 1e-9:  # next row
             x, y = EDGE_MM, row + row_height + spacing_mm
             row, row_height = y, 0.0
-        if y + diameter > depth - EDGE_MM + 1e-9:  # next plate
+        if y + diameter > depth - EDGE_MM + 1e-9 or len(plates[-1]) >= limit:  # next plate
             plates.append([])
             x = y = row = EDGE_MM
             row_height = 0.0
@@ -103,10 +119,26 @@ def plan_plates(
     return [Plate(i, tuple(p)) for i, p in enumerate(plates, start=1) if p]
 
 
+def plan_by_swap(
+    items: Sequence[tuple[str, str, float]], swaps: dict[str, ColourSwap], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+) -> list[Plate]:
+    """Plates of pieces that share a colour-swap layer (the highest first), numbered from 1."""
+    groups: dict[int, list[tuple[str, str, float]]] = {}
+    for item in items:
+        groups.setdefault(swaps[item[0]].key, []).append(item)
+    plates: list[Plate] = []
+    for key in sorted(groups, reverse=True):
+        swap = swaps[groups[key][0][0]]
+        for plate in plan_plates(groups[key], bed_mm, spacing_mm, max_per_plate):
+            plates.append(Plate(len(plates) + 1, plate.placements, swap))
+    return plates
+
+
 def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
-    progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS,
+    progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
 ) -> list[Path]:
     """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last).
 
@@ -115,10 +147,11 @@ def write_plates(
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
     models = {piece.id: build_piece(piece, options) for piece in pieces}
+    swaps = {piece_id: piece_colour_swap(model) for piece_id, model in models.items()}
     items = [
         (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
     ]
-    plates = plan_plates(items, bed_mm, spacing_mm)
+    plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
     paths = []
     for plate in plates:
         triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
@@ -127,7 +160,8 @@ def write_plates(
         paths.append(path)
         if progress is not None:
             progress(plate)
-    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note)
+    weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     return paths
 
@@ -139,26 +173,56 @@ def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.nda
 
 def plate_listing(
     plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
-    colour_note: str = BOTH_COLOURS,
+    colour_note: str = BOTH_COLOURS, weights: dict[str, PieceWeight] | None = None,
+    swaps: dict[str, ColourSwap] | None = None,
 ) -> str:
     """The text list of what is on each plate and where (bed origin at the front left corner)."""
+    layer_mm = next((p.swap.layer_mm for p in plates if p.swap), None)
     lines = [
         f"{len(plates)} plate(s) for {options.square_mm:g} mm squares on a {bed_mm[0]:g} x {bed_mm[1]:g} mm bed, "
         f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
         colour_note + " The forward notch points to +y (the back of the bed).",
-        "",
     ]
+    if layer_mm:
+        lines += textwrap.wrap(
+            "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
+            f"change filament before the layer named (layers of {layer_mm:g} mm, the first layer too): the diagram "
+            "and whatever stands above the top face (a crown) print in the second colour.", 110)
+    if weights:
+        fdm = load_fdm_settings()
+        lines += textwrap.wrap(
+            f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} perimeters, "
+            f"{fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom layers of "
+            f"{fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
+    lines.append("")
     for plate in plates:
-        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces")
+        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces{_swap_text(plate, swaps or {})}")
         for p in plate.placements:
-            lines.append(f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base)")
+            weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
+            lines.append(
+                f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base{weight})")
         lines.append("")
     return "\n".join(lines)
 
 
+def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
+    """', top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)', or nothing without a swap."""
+    if plate.swap is None:
+        return ""
+    tops = [swaps.get(p.piece_id, plate.swap).top_face_mm for p in plate.placements]
+    low, high = f"{min(tops):.1f}", f"{max(tops):.1f}"
+    where = low if low == high else f"{low}-{high}"
+    return f", top faces at {where} mm: change filament before layer {plate.swap.layer} (z {plate.swap.z_mm:.1f} mm)"
+
+
+def _weight_text(weight: PieceWeight) -> str:
+    washer = f" + {weight.washer.size} washer {weight.washer_g:.1f} g" if weight.washer else ""
+    return f"{weight.printed_g:.1f} g{washer}"
+
+
 def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
-    """Where `dealer plate` writes: one folder per square size (and pocket choice)."""
-    pocket = "-weighted" if options.weight_pocket else ""
+    """Where `dealer plate` writes: one folder per square size (and pocket choice: pockets are the default)."""
+    pocket = "" if options.weight_pocket else "-no-pocket"
     return out_path(out_dir, f"plates-{options.square_mm:g}mm{pocket}")
 
 
@@ -184,10 +248,11 @@ def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceD
 def write_deal_plates(
     path: str | Path, catalogue: Catalogue, out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
-    progress: Callable[[Plate], None] | None = None,
+    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None,
 ) -> list[Path]:
     """Plates for a saved deal: white/ and black/ folders, each side's pieces in its own colour."""
-    return write_side_plates(deal_armies(path, catalogue), "this deal", out_dir, options, bed_mm, spacing_mm, progress)
+    armies = deal_armies(path, catalogue)
+    return write_side_plates(armies, "this deal", out_dir, options, bed_mm, spacing_mm, progress, max_per_plate)
 
 
 def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
@@ -204,11 +269,12 @@ def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]
 def write_side_plates(
     armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
-    progress: Callable[[Plate], None] | None = None,
+    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None,
 ) -> list[Path]:
     """Plates per side in white/ and black/ folders, each side's pieces in its own colour."""
     written = []
     for side, pieces in armies.items():
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
-        written += write_plates(pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note)
+        written += write_plates(
+            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate)
     return written
