@@ -1,7 +1,9 @@
-"""The lathe body of a 3D piece: proportions by group, cross-section and collar rings by movement family.
+"""The lathe body of a 3D piece: proportions by group, the stem's cross-section by movement family,
+its collars and rings by the shape language (pieces/model3d/shape.py).
 
 Every outline rises at most 40 degrees from vertical where it widens upwards, so it prints without
-supports; coaxial features live in the revolved profiles, never in booleans.
+supports; coaxial features live in the revolved profiles, never in booleans. The top face sits on a
+0.2 mm layer boundary.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from enum import Enum
 from manifold3d import CrossSection, Manifold
 
 from pieces.catalogue import Group
+from pieces.model3d.shape import Angle, ShapeSpec
 from pieces.movement import Hop, Movement
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
 CHAMFER_MM = 0.6
 ROUND_SEGMENTS = 72
+LAYER_MM = 0.2
+FAMILY_RINGS_AT = (0.31, 0.38)  # stem fractions of the ranged and bent families' rings
+COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
+COLLAR = 0.17  # collar depth as a share of the base radius
+RULE_RING = 0.10  # a named rule's ring depth as a share of the base radius
+
+
+def on_layer(z_mm: float) -> float:
+    """A height rounded to the nearest 0.2 mm layer boundary."""
+    return round(round(z_mm / LAYER_MM) * LAYER_MM, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,22 +108,27 @@ class BodySize:
         return self.height - self.top_thickness - (self.top_radius - self.waist_radius) / MAX_FLARE
 
 
-def body_size(group: Group, square_mm: float, top_radius_mm: float | None = None) -> BodySize:
-    """The body dimensions of a group on squares of square_mm (top radius may be widened)."""
+def body_size(
+    group: Group, square_mm: float, top_radius_mm: float | None = None, spec: ShapeSpec | None = None,
+) -> BodySize:
+    """The body dimensions of a group on squares of square_mm (top radius may be widened), the top face
+    moved for a tall head and put on a layer boundary."""
     p = PROPORTIONS[group]
     base_radius = p.base * square_mm / 2
-    height = p.height * square_mm
+    offset = spec.top_offset_squares if spec else 0.0
+    height = on_layer((p.height + offset) * square_mm)
     top = top_radius_mm if top_radius_mm is not None else 0.9 * base_radius
+    thick = bool(spec and spec.thick)
     return BodySize(
         base_radius=base_radius, height=height, top_radius=min(top, base_radius - 0.2),
         top_thickness=max(2.0, 0.05 * square_mm), foot_height=max(2.5, 0.07 * height),
-        neck_radius=0.62 * base_radius, waist_radius=0.42 * base_radius,
+        neck_radius=(0.70 if thick else 0.62) * base_radius, waist_radius=(0.60 if thick else 0.42) * base_radius,
         crown_height=p.crown_mm * square_mm / 50,
     )
 
 
-def body(size: BodySize, family: Family) -> Manifold:
-    """Foot, stem and head joined: round foot and head, the stem shaped by the family."""
+def body(size: BodySize, family: Family, spec: ShapeSpec | None = None) -> Manifold:
+    """Foot, stem and head joined: round foot and head, the stem shaped by the family and the shape."""
     foot = _revolve([
         (0, 0), (size.base_radius - CHAMFER_MM, 0), (size.base_radius, CHAMFER_MM),
         (size.base_radius, size.foot_height), (size.neck_radius, size.foot_top), (0, size.foot_top),
@@ -121,26 +139,56 @@ def body(size: BodySize, family: Family) -> Manifold:
         (0, flare - 1.0), (size.waist_radius - MAX_FLARE, flare - 1.0), (size.top_radius, disc_bottom),
         (size.top_radius, size.height), (0, size.height),
     ], ROUND_SEGMENTS)
-    return Manifold.batch_boolean([foot, _stem(size, family), head], _add())
+    return Manifold.batch_boolean([foot, _stem(size, family, spec), head], _add())
 
 
-def _stem(size: BodySize, family: Family) -> Manifold:
-    """The stem from inside the foot to inside the head cone, with its collar rings."""
+def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
+    """The stem from inside the foot to inside the head cone, with its rings and collars."""
     sides = family.sides
     grow = 1.0 / math.cos(math.pi / sides)  # polygon flats on the nominal radius
     bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
     r_bottom = min(size.neck_radius * grow * 1.03, size.neck_radius + 0.9)
     r_top = size.waist_radius * (0.985 if sides == ROUND_SEGMENTS else grow * 0.98)
     r_top = min(r_top, size.waist_radius + 0.95 * MAX_FLARE - 0.05)
-    profile = [(0.0, bottom), (r_bottom, bottom)]
     span = top - bottom
-    for index in range(family.rings):
-        centre = bottom + span * (0.55 + 0.14 * index)
-        r_here = r_bottom + (r_top - r_bottom) * (centre - bottom) / span
-        bead = min(1.6, 0.06 * size.base_radius * 2)
-        profile += [(r_here, centre - bead / MAX_FLARE), (r_here + bead, centre), (r_here, centre + bead)]
+    beads = [(at, (frozenset({Angle.DIAGONAL}),), RULE_RING) for at in (spec.rule_rings if spec else ())]
+    beads += [(FAMILY_RINGS_AT[index], (frozenset({Angle.DIAGONAL}),), RULE_RING) for index in range(family.rings)]
+    if spec:
+        beads += [(at, (kinds,), COLLAR) for at, kinds in zip(COLLARS_AT, spec.collars) if kinds]
+    profile = [(0.0, bottom), (r_bottom, bottom)]
+    for at, (kinds,), depth in sorted(beads, key=lambda bead: bead[0]):
+        start = bottom + span * at
+        if start <= profile[-1][1] + 0.3:
+            start = profile[-1][1] + 0.3
+        r_here = r_bottom + (r_top - r_bottom) * (start - bottom) / span
+        outline = _collar(kinds, depth * size.base_radius, span * 0.15 if depth == COLLAR else span * 0.06)
+        if start + outline[-1][1] > top - 1.0:
+            break
+        profile += [(r_here + dr, start + dz) for dr, dz in outline]
     profile += [(r_top, top), (0.0, top)]
     return _revolve(profile, sides)
+
+
+def _collar(kinds: frozenset[Angle], depth: float, height: float) -> list[tuple[float, float]]:
+    """A collar's outline as (radius added, height) from its bottom: a band for orthogonal leaps,
+    a bead for diagonal ones, a double bead for oblique ones, stacked when several."""
+    rise = depth / MAX_FLARE
+    outline: list[tuple[float, float]] = [(0.0, 0.0)]
+    for kind in (Angle.ORTHOGONAL, Angle.DIAGONAL, Angle.OBLIQUE):
+        if kind not in kinds:
+            continue
+        z = outline[-1][1]
+        if kind is Angle.ORTHOGONAL:
+            band = max(0.6 * depth, height - rise - depth)
+            outline += [(depth, z + rise), (depth, z + rise + band), (0.0, z + rise + band + depth)]
+        elif kind is Angle.DIAGONAL:
+            outline += [(depth, z + rise), (0.0, z + rise + depth)]
+        else:
+            half = depth * 0.6
+            outline += [(half, z + half / MAX_FLARE), (0.3, z + half / MAX_FLARE + half - 0.3),
+                        (depth, z + half / MAX_FLARE + half - 0.3 + (depth - 0.3) / MAX_FLARE),
+                        (0.0, z + half / MAX_FLARE + half - 0.3 + (depth - 0.3) / MAX_FLARE + depth)]
+    return outline
 
 
 def _revolve(profile: list[tuple[float, float]], segments: int) -> Manifold:

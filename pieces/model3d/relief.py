@@ -173,6 +173,28 @@ def _pits(emblem: Emblem, layout: Layout, segments: list[tuple[Point, Point, flo
     return CrossSection(circles) if circles else CrossSection()
 
 
+def free_radius(raised: CrossSection) -> float:
+    """How far from the centre the nearest raised symbol not starting at the centre lies (a finial's room)."""
+    nearest = math.inf
+    for component in raised.decompose():
+        edges = [np.asarray(polygon, dtype=float) for polygon in component.to_polygons()]
+        distance = min(_polygon_distance(polygon) for polygon in edges)
+        inside = CrossSection.circle(0.3, 8) ^ component
+        if not inside.is_empty() and inside.area() > 1e-6:
+            continue  # a bar or line from the centre: a finial may stand on its start
+        nearest = min(nearest, distance)
+    return nearest
+
+
+def _polygon_distance(polygon: np.ndarray) -> float:
+    """Distance from the origin to a closed polygon's outline."""
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    ab = b - a
+    t = np.clip(-(a * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-12), 0.0, 1.0)
+    closest = a + ab * t[:, None]
+    return float(np.hypot(closest[:, 0], closest[:, 1]).min())
+
+
 def _distance(p: Point, a: Point, b: Point) -> float:
     """Distance from point p to the segment a-b."""
     ap = np.subtract(p, a)
@@ -182,4 +204,4 @@ def _distance(p: Point, a: Point, b: Point) -> float:
     return float(np.hypot(*(ap - t * ab)))
 
 
-__all__ = ["Layout", "relief_sections", "Marker"]
+__all__ = ["Layout", "relief_sections", "free_radius", "Marker"]
