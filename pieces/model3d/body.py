@@ -15,7 +15,7 @@ from enum import Enum
 from manifold3d import CrossSection, Manifold
 
 from pieces.catalogue import Group
-from pieces.model3d.shape import Angle, ShapeSpec
+from pieces.model3d.shape import Angle, Modality, ShapeSpec
 from pieces.movement import Hop, Movement
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
@@ -24,7 +24,8 @@ ROUND_SEGMENTS = 72
 LAYER_MM = 0.2
 FAMILY_RINGS_AT = (0.31, 0.38)  # stem fractions of the ranged and bent families' rings
 COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
-COLLAR = 0.17  # collar depth as a share of the base radius
+MODALITY_SHIFT = {Modality.MOVE: -0.12, Modality.BOTH: 0.0, Modality.CAPTURE: 0.10}  # of the stem, from the place
+COLLAR = 0.20  # collar depth as a share of the base radius
 RULE_RING = 0.10  # a named rule's ring depth as a share of the base radius
 
 
@@ -119,10 +120,11 @@ def body_size(
     height = on_layer((p.height + offset) * square_mm)
     top = top_radius_mm if top_radius_mm is not None else 0.9 * base_radius
     thick = bool(spec and spec.thick)
+    waist = spec.waist_share if spec else 0.42
     return BodySize(
         base_radius=base_radius, height=height, top_radius=min(top, base_radius - 0.2),
         top_thickness=max(2.0, 0.05 * square_mm), foot_height=max(2.5, 0.07 * height),
-        neck_radius=(0.70 if thick else 0.62) * base_radius, waist_radius=(0.60 if thick else 0.42) * base_radius,
+        neck_radius=(0.70 if thick else waist + 0.20) * base_radius, waist_radius=(0.60 if thick else waist) * base_radius,
         crown_height=p.crown_mm * square_mm / 50,
     )
 
@@ -154,7 +156,11 @@ def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
     beads = [(at, (frozenset({Angle.DIAGONAL}),), RULE_RING) for at in (spec.rule_rings if spec else ())]
     beads += [(FAMILY_RINGS_AT[index], (frozenset({Angle.DIAGONAL}),), RULE_RING) for index in range(family.rings)]
     if spec:
-        beads += [(at, (kinds,), COLLAR) for at, kinds in zip(COLLARS_AT, spec.collars) if kinds]
+        for at, kinds in zip(COLLARS_AT, spec.collars):
+            for modality, shift in MODALITY_SHIFT.items():
+                angles = frozenset(angle for angle, mode in kinds if mode is modality)
+                if angles:
+                    beads.append((at + shift, (angles,), COLLAR))
     profile = [(0.0, bottom), (r_bottom, bottom)]
     for at, (kinds,), depth in sorted(beads, key=lambda bead: bead[0]):
         start = bottom + span * at

@@ -29,12 +29,13 @@ BALL_PROFILE = [(0.0, -0.5), (2.0, -0.5), (2.0, 1.2), (3.4, 1.2 + 1.4 / MAX_FLAR
                 (1.8, 6.0), (0.0, 6.5)]
 CROSS_OUTLINE = [(-1.2, 0.5), (1.2, 0.5), (1.2, 4.2), (3.8, 7.3), (3.8, 8.6), (1.2, 8.6), (1.2, 11.0),
                  (-1.2, 11.0), (-1.2, 8.6), (-3.8, 8.6), (-3.8, 7.3), (-1.2, 4.2)]
-CROSS_BASE = [(0.0, -0.5), (3.2, -0.5), (3.2, 0.8), (1.6, 2.7), (0.0, 2.7)]
+CROSS_BASE = [(0.0, -0.5), (3.2, -0.5), (3.2, 1.1), (1.6, 3.0), (0.0, 3.0)]
 FINIAL_RADIUS_MM = {"horse": math.hypot(6.7, HORSE_HALF_WIDTH_MM), "mitre": 5.0, "ball": 3.4, "cross": 4.0}
 FINIAL_HEIGHT_MM = {"horse": 19.8, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
-PLATE_MM = 1.6  # fins and ribs, at 50 mm squares
+PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
+    Rim.BAND: (1.6, 2.4, 0, False), Rim.POINTS: (1.6, 3.0, 8, True), Rim.BATTLEMENT: (1.6, 3.0, 8, False),
 }
 
 
@@ -58,7 +59,7 @@ def rim(size: BodySize, kind: Rim, square_mm: float) -> list[Manifold]:
     height = rim_height_mm(kind, square_mm)
     bottom, top = size.height - 0.5, size.height + height
     ring = CrossSection([[(inner, bottom), (outer, bottom), (outer, top), (inner, top)]]).revolve(ROUND_SEGMENTS)
-    angles = [math.pi / 2 + (k + 0.5 * (not pointed)) * 2 * math.pi / cuts for k in range(cuts)]
+    angles = [math.pi / 2 + (k + 0.5 * (not pointed)) * 2 * math.pi / cuts for k in range(cuts)] if cuts else []
     if pointed:
         holes = [_v_cut(size.height, height, inner, outer, angle, cuts) for angle in angles]
     else:
@@ -164,7 +165,7 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float) -> li
             out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     for dx, dy in spec.ribs:
         top = size.foot_top + 0.42 * (size.flare_bottom - size.foot_top)
-        r_out = size.neck_radius + 0.05 * size.base_radius
+        r_out = min(size.base_radius - 1.0, size.neck_radius + 0.22 * size.base_radius)
         outline = [(stem_radius(top) - 0.8, size.foot_height), (r_out, size.foot_height), (r_out, top),
                    (stem_radius(top) - 0.8, top)]
         out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from pieces.catalogue import Group, PieceDef, Rule, ShapeFeature
-from pieces.movement import Movement, Path
+from pieces.movement import Mode, Movement, Path
 
 
 class Rim(Enum):
@@ -21,6 +21,9 @@ class Rim(Enum):
     TOWER = "tower"  # crenellations: orthogonal riders
     CORONET = "coronet"  # a ring of small points: queen-like riders
     CROWN = "crown"  # royals
+    BAND = "band"  # a plain ring: one named rule
+    POINTS = "points"  # a ring of low points: a promotion rule
+    BATTLEMENT = "battlement"  # a low crenellated ring: two or more named rules
 
 
 class Angle(Enum):
@@ -31,6 +34,16 @@ class Angle(Enum):
     OBLIQUE = "oblique"
 
 
+class Modality(Enum):
+    """What a leap may do where it lands: a collar sits lower for move-only, higher for capture-only."""
+
+    MOVE = "move"
+    BOTH = "both"
+    CAPTURE = "capture"
+
+
+PROMOTION_RULES = frozenset({Rule.PROMOTES_ON_PAWN_ROW, Rule.PROMOTES_TO_CAPTURED, Rule.PROMOTES,
+                             Rule.DOUBLE_STEP_TO_PROMOTE, Rule.NO_PROMOTION})
 KNIGHT_LEAP = (1, 2)
 COLLAR_DISTANCES = (1, 2, 3)  # leaps of distance 1, 2 and 3 or more each have their collar place
 # where a named rule's ring sits on the lower stem (0 = its bottom, 1 = its top), so rules differ from the side
@@ -41,7 +54,11 @@ RULE_RING_AT: dict[Rule, float] = {
     Rule.DAZZLE: 0.10, Rule.CAPTURE_POWERS_BY_RANK: 0.22,
 }
 # how much lower (in squares) the top face sits under a tall head, so the whole piece keeps Staunton's proportions
-TOP_OFFSET_SQUARES = {"horse": -0.36, "mitre": -0.12, "tower": -0.15, "coronet": 0.12, "royal_horse": -0.20}
+TOP_OFFSET_SQUARES = {"horse": -0.45, "mitre": -0.12, "tower": -0.15, "coronet": 0.12, "royal_horse": -0.24}
+# a piece stands taller the farther its longest leap reaches: per square of the long and of the short side
+REACH_STEP_SQUARES, SIDE_STEP_SQUARES = 0.04, 0.025
+REACH_TIERS = 4  # reaches beyond 4 squares stand as tall as 4
+WAIST_SHARE, WAIST_STEP, WAIST_STEPS = 0.36, 0.035, 6  # the stem's waist grows with the number of leaps and slides
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +71,12 @@ class ShapeSpec:
     ball: bool = False  # the queen's ball inside the coronet
     cross: bool = False  # the king's cross inside the crown
     fins: bool = False  # knight fins on the upper stem
-    collars: tuple[frozenset[Angle], ...] = (frozenset(), frozenset(), frozenset())  # leaps by distance 1, 2, 3+
+    collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())  # by distance 1, 2, 3+
     rule_rings: tuple[float, ...] = ()  # positions of the named rules' rings
     ribs: tuple[tuple[int, int], ...] = ()  # compass directions of a directional piece's moves (ribs on the stem)
     thick: bool = False  # a tower's straight, thick stem
     top_offset_squares: float = 0.0
+    waist_share: float = WAIST_SHARE + 2 * WAIST_STEP  # the stem's waist radius as a share of the base radius
 
 
 def angle_of(vector: tuple[int, int]) -> Angle:
@@ -82,18 +100,34 @@ def _rider_angles(movement: Movement) -> set[Angle]:
     return {angle_of(p.final.vector) for p in movement.paths if p.final.max_steps is None}
 
 
-def _collars(movement: Movement, horse_shown: bool) -> tuple[frozenset[Angle], ...]:
-    """The direction classes of the leaps (and a limited slide's stops) at each collar distance;
-    a (1,2) leap shown by the horse or the fins has no collar."""
-    places: list[set[Angle]] = [set() for _ in COLLAR_DISTANCES]
+def modality_of(path: Path) -> Modality:
+    """Move only, capture only, or both."""
+    moves = Mode.MOVE in path.modes
+    captures = bool(path.modes & {Mode.CAPTURE, Mode.EN_PASSANT})
+    return Modality.BOTH if moves and captures else Modality.MOVE if moves else Modality.CAPTURE
+
+
+def _collars(movement: Movement, horse_shown: bool) -> tuple[frozenset[tuple[Angle, Modality]], ...]:
+    """The direction classes and modalities of the leaps (and a limited slide's stops) at each collar
+    distance; a (1,2) leap shown by the horse or the fins has no collar."""
+    places: list[set[tuple[Angle, Modality]]] = [set() for _ in COLLAR_DISTANCES]
     for path in movement.paths:
-        leap = _leap(path)
+        leap, modality = _leap(path), modality_of(path)
         if leap is not None and not (leap == KNIGHT_LEAP and horse_shown):
-            places[min(leap[1], len(COLLAR_DISTANCES)) - 1].add(angle_of(leap))
+            places[min(leap[1], len(COLLAR_DISTANCES)) - 1].add((angle_of(leap), modality))
         elif len(path.legs) == 1 and path.final.max_steps not in (1, None):
             for steps in range(1, min(path.final.max_steps, len(COLLAR_DISTANCES)) + 1):
-                places[steps - 1].add(angle_of(path.final.vector))
-    return tuple(frozenset(p) for p in places)
+                places[steps - 1].add((angle_of(path.final.vector), modality))
+    return tuple(frozenset(_merged(p)) for p in places)
+
+
+def _merged(kinds: set[tuple[Angle, Modality]]) -> set[tuple[Angle, Modality]]:
+    """A direction class that may move and capture (by different leaps) counts as both."""
+    merged = set()
+    for angle in {a for a, _ in kinds}:
+        modes = {m for a, m in kinds if a is angle}
+        merged.add((angle, next(iter(modes)) if len(modes) == 1 else Modality.BOTH))
+    return merged
 
 
 def shape_of(piece: PieceDef) -> ShapeSpec:
@@ -106,7 +140,7 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
     features = set(piece.shape) if piece.shape else _derived_head(piece.group, orthogonal, diagonal, knight, leaps)
     royal = piece.group is Group.ROYAL
     rim = (Rim.CROWN if royal else Rim.CORONET if ShapeFeature.CORONET in features
-           else Rim.TOWER if ShapeFeature.TOWER in features else Rim.PLAIN)
+           else Rim.TOWER if ShapeFeature.TOWER in features else _rule_rim(piece.rules))
     horse = ShapeFeature.HORSE in features
     fins = ShapeFeature.FINS in features or (Angle.OBLIQUE in riders and horse)
     return ShapeSpec(
@@ -114,8 +148,45 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
         cross=ShapeFeature.CROSS in features and royal, fins=fins,
         collars=_collars(movement, horse or fins),
         rule_rings=tuple(sorted({RULE_RING_AT[rule] for rule in piece.rules})),
-        ribs=_ribs(movement), thick=rim is Rim.TOWER, top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features),
+        ribs=_ribs(movement), thick=rim is Rim.TOWER,
+        top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features) + _reach_offset(movement),
+        waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, len(_kinds_of_move(movement))),
     )
+
+
+def _rule_rim(rules: frozenset[Rule]) -> Rim:
+    """The rim that marks named rules: a band for one, points for a promotion rule, a battlement for several."""
+    if not rules:
+        return Rim.PLAIN
+    if len(rules) > 1:
+        return Rim.BATTLEMENT
+    return Rim.POINTS if rules <= PROMOTION_RULES else Rim.BAND
+
+
+def _kinds_of_move(movement: Movement) -> set:
+    """The distinct leaps (short, long, modality) and slide directions (with range and modality) of a movement."""
+    kinds: set = set()
+    for path in movement.paths:
+        leap = _leap(path)
+        if leap is not None:
+            kinds.add((leap, modality_of(path)))
+        else:
+            kinds.add((path.final.vector, path.final.max_steps, len(path.legs), modality_of(path)))
+    return kinds
+
+
+def _reach_offset(movement: Movement) -> float:
+    """How much taller than its group's height the farthest leap makes a piece (shorter for single steps)."""
+    leaps = [_leap(p) for p in movement.paths]
+    reaches = [(min(long, REACH_TIERS), short) for short, long in filter(None, leaps)]
+    for path in movement.paths:
+        if len(path.legs) == 1 and path.final.max_steps not in (1, None):
+            dx, dy = sorted(map(abs, path.final.vector))
+            reaches.append((min(REACH_TIERS, dy * path.final.max_steps), dx * path.final.max_steps))
+    if not reaches:
+        return 0.0
+    long, short = max(reaches)
+    return REACH_STEP_SQUARES * (long - 2) + SIDE_STEP_SQUARES * min(short, 3)
 
 
 def without_horse(spec: ShapeSpec, royal: bool) -> ShapeSpec:
