@@ -22,11 +22,13 @@ MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees 
 CHAMFER_MM = 0.6
 ROUND_SEGMENTS = 72
 LAYER_MM = 0.2
-FAMILY_RINGS_AT = (0.31, 0.38)  # stem fractions of the ranged and bent families' rings
+FAMILY_RINGS_AT = (0.24,)  # stem fraction of the first of the ranged, bent and hopping families' rings
 COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
 MODALITY_SHIFT = {Modality.MOVE: -0.12, Modality.BOTH: 0.0, Modality.CAPTURE: 0.10}  # of the stem, from the place
-COLLAR = 0.20  # collar depth as a share of the base radius
+COLLAR = 0.24  # collar depth as a share of the base radius
 RULE_RING = 0.10  # a named rule's ring depth as a share of the base radius
+FAMILY_RING = 0.14  # the rings of ranged, bent and hopping movers
+ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.10, Angle.OBLIQUE: 0.05}  # a lone collar's place, of the stem
 
 
 def on_layer(z_mm: float) -> float:
@@ -58,7 +60,7 @@ class Family(Enum):
     RANGED = (ROUND_SEGMENTS, 1)  # slides of limited range: round, one collar ring
     RIDER = (8, 0)  # unlimited slides: octagonal
     BENT = (8, 2)  # bent riders (a step, then a slide): octagonal, two collar rings
-    HOPPER = (6, 0)  # cannons and grasshoppers: hexagonal
+    HOPPER = (6, 3)  # cannons and grasshoppers: hexagonal, three rings (hurdles)
 
     @property
     def sides(self) -> int:
@@ -124,7 +126,8 @@ def body_size(
     return BodySize(
         base_radius=base_radius, height=height, top_radius=min(top, base_radius - 0.2),
         top_thickness=max(2.0, 0.05 * square_mm), foot_height=max(2.5, 0.07 * height),
-        neck_radius=(0.70 if thick else waist + 0.20) * base_radius, waist_radius=(0.60 if thick else waist) * base_radius,
+        neck_radius=min(0.85, waist + (0.12 if thick else 0.20)) * base_radius,
+        waist_radius=(waist + (0.16 if thick else 0.0)) * base_radius,
         crown_height=p.crown_mm * square_mm / 50,
     )
 
@@ -154,30 +157,47 @@ def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
     r_top = min(r_top, size.waist_radius + 0.95 * MAX_FLARE - 0.05)
     span = top - bottom
     beads = [(at, (frozenset({Angle.DIAGONAL}),), RULE_RING) for at in (spec.rule_rings if spec else ())]
-    beads += [(FAMILY_RINGS_AT[index], (frozenset({Angle.DIAGONAL}),), RULE_RING) for index in range(family.rings)]
+    beads += [(FAMILY_RINGS_AT[0] + 0.05 * index, (frozenset({Angle.DIAGONAL}),), FAMILY_RING)
+              for index in range(family.rings)]
     if spec:
         for at, kinds in zip(COLLARS_AT, spec.collars):
             for modality, shift in MODALITY_SHIFT.items():
                 angles = frozenset(angle for angle, mode in kinds if mode is modality)
                 if angles:
-                    beads.append((at + shift, (angles,), COLLAR))
+                    lone = ANGLE_SHIFT[next(iter(angles))] if len(angles) == 1 else 0.0
+                    beads.append((at + shift + lone, (angles,), COLLAR))
     profile = [(0.0, bottom), (r_bottom, bottom)]
-    for at, (kinds,), depth in sorted(beads, key=lambda bead: bead[0]):
-        start = bottom + span * at
-        if start <= profile[-1][1] + 0.3:
-            start = profile[-1][1] + 0.3
+    for start, outline in _placed(sorted(beads, key=lambda bead: bead[0]), bottom, top, size.base_radius):
         r_here = r_bottom + (r_top - r_bottom) * (start - bottom) / span
-        outline = _collar(kinds, depth * size.base_radius, span * 0.15 if depth == COLLAR else span * 0.06)
-        if start + outline[-1][1] > top - 1.0:
-            break
         profile += [(r_here + dr, start + dz) for dr, dz in outline]
     profile += [(r_top, top), (0.0, top)]
     return _revolve(profile, sides)
 
 
-def _collar(kinds: frozenset[Angle], depth: float, height: float) -> list[tuple[float, float]]:
-    """A collar's outline as (radius added, height) from its bottom: a band for orthogonal leaps,
-    a bead for diagonal ones, a double bead for oblique ones, stacked when several."""
+def _placed(beads: list, bottom: float, top: float, base_radius: float) -> list[tuple[float, list]]:
+    """Each collar's start height and outline: at its place where it fits, every collar shrunk alike
+    when together they are taller than the stem, none dropped."""
+    gap, low, high = 0.3, bottom + 0.3, top - 1.0
+    span = top - bottom
+    outlines = [_collar(kinds, depth * base_radius) for _, (kinds,), depth in beads]
+    need = sum(o[-1][1] for o in outlines) + gap * len(outlines)
+    if need > high - low:
+        shrink = (high - low) / need
+        outlines = [_collar(kinds, depth * base_radius * shrink) for _, (kinds,), depth in beads]
+    starts = []
+    for (at, _, _), outline in zip(beads, outlines):
+        starts.append(max(bottom + span * at, starts[-1] + gap if starts else low,
+                          (starts[-1] + outlines[len(starts) - 1][-1][1] + gap) if starts else low))
+    ceiling = high
+    for index in range(len(starts) - 1, -1, -1):
+        starts[index] = min(starts[index], ceiling - outlines[index][-1][1])
+        ceiling = starts[index] - gap
+    return list(zip(starts, outlines))
+
+
+def _collar(kinds: frozenset[Angle], depth: float) -> list[tuple[float, float]]:
+    """A collar's outline as (radius added, height) from its bottom: a flat-topped band for orthogonal
+    leaps, a pointed bead for diagonal ones, a double bead for oblique ones, stacked when several."""
     rise = depth / MAX_FLARE
     outline: list[tuple[float, float]] = [(0.0, 0.0)]
     for kind in (Angle.ORTHOGONAL, Angle.DIAGONAL, Angle.OBLIQUE):
@@ -185,8 +205,7 @@ def _collar(kinds: frozenset[Angle], depth: float, height: float) -> list[tuple[
             continue
         z = outline[-1][1]
         if kind is Angle.ORTHOGONAL:
-            band = max(0.6 * depth, height - rise - depth)
-            outline += [(depth, z + rise), (depth, z + rise + band), (0.0, z + rise + band + depth)]
+            outline += [(depth, z + rise), (depth, z + rise + 0.6 * depth), (0.0, z + rise + 0.6 * depth + 0.3)]
         elif kind is Angle.DIAGONAL:
             outline += [(depth, z + rise), (0.0, z + rise + depth)]
         else:

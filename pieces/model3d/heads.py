@@ -17,8 +17,8 @@ from pieces.model3d.shape import Rim, ShapeSpec
 
 # a horse head seen from its right side, facing forward (+y), in mm at 50 mm squares
 HORSE_PROFILE = [
-    (-6.7, -1.0), (2.8, -1.0), (2.8, 6.0), (6.4, 10.4), (6.7, 13.2), (5.6, 14.4), (1.4, 16.6), (1.0, 19.2),
-    (-0.4, 19.8), (-1.0, 17.6), (-3.6, 17.0), (-6.2, 12.0), (-6.7, 6.0),
+    (-6.5, -1.0), (3.5, -1.0), (3.5, 4.5), (2.4, 7.5), (5.6, 11.6), (6.4, 12.6), (6.6, 14.2), (5.6, 15.2),
+    (1.8, 18.0), (1.4, 20.8), (0.2, 21.6), (-0.6, 19.4), (-2.6, 18.8), (-5.6, 13.6), (-6.5, 7.5),
 ]
 HORSE_HALF_WIDTH_MM = 3.5
 HORSE_CHAMFER_MM = 0.8
@@ -30,8 +30,8 @@ BALL_PROFILE = [(0.0, -0.5), (2.0, -0.5), (2.0, 1.2), (3.4, 1.2 + 1.4 / MAX_FLAR
 CROSS_OUTLINE = [(-1.2, 0.5), (1.2, 0.5), (1.2, 4.2), (3.8, 7.3), (3.8, 8.6), (1.2, 8.6), (1.2, 11.0),
                  (-1.2, 11.0), (-1.2, 8.6), (-3.8, 8.6), (-3.8, 7.3), (-1.2, 4.2)]
 CROSS_BASE = [(0.0, -0.5), (3.2, -0.5), (3.2, 1.1), (1.6, 3.0), (0.0, 3.0)]
-FINIAL_RADIUS_MM = {"horse": math.hypot(6.7, HORSE_HALF_WIDTH_MM), "mitre": 5.0, "ball": 3.4, "cross": 4.0}
-FINIAL_HEIGHT_MM = {"horse": 19.8, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
+FINIAL_RADIUS_MM = {"horse": math.hypot(6.6, HORSE_HALF_WIDTH_MM), "mitre": 5.0, "ball": 3.4, "cross": 4.0}
+FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
@@ -138,7 +138,7 @@ def _horse(with_mitre: bool) -> Manifold:
     for polygon in inset.to_polygons():
         parts.append(_extrude_yz([tuple(p) for p in polygon], HORSE_HALF_WIDTH_MM))
     if with_mitre:
-        parts.append(_mitre().scale((0.5, 0.5, 0.5)).translate((0.0, -2.4, 16.2)))
+        parts.append(_mitre().scale((0.5, 0.5, 0.5)).translate((0.0, -3.0, 17.6)))
     return Manifold.batch_boolean(parts, OpType.Add)
 
 
@@ -164,10 +164,10 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float) -> li
             outline = [(r_in, low), (r_in + depth, low + depth / MAX_FLARE), (r_in + depth, high), (r_in, high)]
             out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     for dx, dy in spec.ribs:
-        top = size.foot_top + 0.42 * (size.flare_bottom - size.foot_top)
-        r_out = min(size.base_radius - 1.0, size.neck_radius + 0.22 * size.base_radius)
-        outline = [(stem_radius(top) - 0.8, size.foot_height), (r_out, size.foot_height), (r_out, top),
-                   (stem_radius(top) - 0.8, top)]
+        top = size.foot_top + 0.85 * (size.flare_bottom - size.foot_top)
+        r_out = size.base_radius - 0.8
+        inner = stem_radius(top) - 0.8
+        outline = [(inner, size.foot_height), (r_out, size.foot_height), (r_out, top - (r_out - inner)), (inner, top)]
         out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     return out
 

@@ -150,7 +150,7 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
         rule_rings=tuple(sorted({RULE_RING_AT[rule] for rule in piece.rules})),
         ribs=_ribs(movement), thick=rim is Rim.TOWER,
         top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features) + _reach_offset(movement),
-        waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, len(_kinds_of_move(movement))),
+        waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, _kinds_of_move(movement)),
     )
 
 
@@ -163,16 +163,11 @@ def _rule_rim(rules: frozenset[Rule]) -> Rim:
     return Rim.POINTS if rules <= PROMOTION_RULES else Rim.BAND
 
 
-def _kinds_of_move(movement: Movement) -> set:
-    """The distinct leaps (short, long, modality) and slide directions (with range and modality) of a movement."""
-    kinds: set = set()
-    for path in movement.paths:
-        leap = _leap(path)
-        if leap is not None:
-            kinds.add((leap, modality_of(path)))
-        else:
-            kinds.add((path.final.vector, path.final.max_steps, len(path.legs), modality_of(path)))
-    return kinds
+def _kinds_of_move(movement: Movement) -> int:
+    """How many kinds of move: distinct leaps (with their modality), and slides by fours of paths."""
+    leaps = {(_leap(path), modality_of(path)) for path in movement.paths if _leap(path) is not None}
+    slides = {(path.legs, modality_of(path)) for path in movement.paths if _leap(path) is None}
+    return len(leaps) + (len(slides) + 3) // 4
 
 
 def _reach_offset(movement: Movement) -> float:
@@ -195,14 +190,12 @@ def without_horse(spec: ShapeSpec, royal: bool) -> ShapeSpec:
 
 
 def _ribs(movement: Movement) -> tuple[tuple[int, int], ...]:
-    """The compass directions a directional piece (a pawn, the Ship) moves in; none for symmetric pieces."""
-    if not movement.is_directional:
+    """The compass directions of every leg, when they are not the same after a quarter turn (pawns,
+    the Ship); none for pieces that move alike in all four directions."""
+    directions = {((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
+                  for path in movement.paths for leg in path.legs}
+    if {(-dy, dx) for dx, dy in directions} == directions:
         return ()
-    directions = set()
-    for path in movement.paths:
-        dx = sum(leg.vector[0] for leg in path.legs)
-        dy = sum(leg.vector[1] for leg in path.legs)
-        directions.add(((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
     return tuple(sorted(directions))
 
 
