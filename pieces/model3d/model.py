@@ -22,7 +22,7 @@ from pieces.model3d.body import (
 from pieces.model3d.emblem import Emblem, emblem_of
 from pieces.model3d.font import text_section, text_width_mm
 from pieces.model3d.heads import FINIAL_HEIGHT_MM, FINIAL_RADIUS_MM, finial, finial_names, plates, rim, rim_width_mm
-from pieces.model3d.relief import Layout, free_radius, relief_sections
+from pieces.model3d.relief import PIT_RADIUS_MM, Layout, free_radius, relief_sections
 from pieces.model3d.shape import TOP_OFFSET_SQUARES, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
@@ -34,7 +34,7 @@ MIN_FINIAL_SCALE = 0.55  # a horse head smaller than this share of its drawing g
 FINIAL_CLEARANCE_MM = 0.8
 CODE_DEPTH_MM = 0.6
 CODE_INLAY_MM = 0.6  # the floor of the debossed code, a separate part for a second colour
-STROKE_MM = 0.9
+STROKE_MM = 1.05
 POCKET_RADIUS_MM = 10.2  # M10 washer, 20 mm, plus clearance
 POCKET_DEPTH_MM = 2.2
 POCKET_WALL_MM = 1.2
@@ -173,6 +173,11 @@ def _finial_footprint(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm
     return FINIAL_RADIUS_MM[names[0]] * _finial_scale(spec, emblem, layout, square_mm) if names else 0.0
 
 
+def _centre(section: CrossSection) -> tuple[float, float]:
+    low_x, low_y, high_x, high_y = section.bounds()
+    return ((low_x + high_x) / 2, (low_y + high_y) / 2)
+
+
 def _stem_radius(size: BodySize, z: float) -> float:
     """The stem's nominal radius at height z."""
     share = min(1.0, max(0.0, (z - size.foot_top) / max(1e-6, size.flare_bottom - size.foot_top)))
@@ -184,8 +189,9 @@ def _assemble(piece_id, code, emblem, size, layout, family, options, spec) -> Pi
     shape = [body(size, family, spec), *_head(size, spec, emblem, layout, options.square_mm)]
     raised, pits = relief_sections(emblem, layout)
     footprint = _finial_footprint(spec, emblem, layout, options.square_mm)
-    if footprint and not pits.is_empty():
-        pits = pits - CrossSection.circle(footprint + 0.6, 48)
+    if footprint and not pits.is_empty():  # no pits under the finial
+        pits = CrossSection.compose([pit for pit in pits.decompose()
+                                     if math.hypot(*_centre(pit)) > footprint + 0.6 + 2 * PIT_RADIUS_MM])
     relief = _extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM)
     pocket = _pocket_radius(piece_id, size, family, code, options) if options.weight_pocket else 0.0
     letters = _code_section(code, size, pocket)
@@ -231,7 +237,7 @@ def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = 
     """The radius on the top face that symbols may use, clear of the rim, notch and crown."""
     edge = NOTCH_DEPTH_MM + 0.6
     if rim_kind is not Rim.PLAIN:
-        edge = max(edge, rim_width_mm(rim_kind, square_mm) + 0.3 + 0.8)
+        edge = max(edge, rim_width_mm(rim_kind, square_mm) + 0.3 + 1.4)  # square markers reach past the fit
     return size.top_radius - edge
 
 
