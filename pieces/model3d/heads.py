@@ -156,18 +156,19 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float) -> li
     thickness = PLATE_MM * max(1.0, square_mm / 50) if square_mm >= 50 else max(1.2, PLATE_MM * square_mm / 50)
     out = []
     if spec.fins:
-        depth = 0.2 * size.base_radius
         low = size.foot_top + 0.45 * (size.flare_bottom - size.foot_top)
+        r_in = size.waist_radius - 0.6  # inside the stem all the way up (no loop between fin and stem)
+        r_out = stem_radius(low) + 0.2 * size.base_radius
+        high = size.flare_bottom + (r_out + 0.5 - size.waist_radius) / MAX_FLARE
+        outline = [(r_in, low), (r_out, low + (r_out - r_in) / MAX_FLARE), (r_out, high), (r_in, high)]
         for dx, dy in ((1, 2), (-1, 2), (1, -2), (-1, -2)):
-            r_in = stem_radius(low) - 0.6
-            high = size.flare_bottom + (r_in + depth + 0.5 - size.waist_radius) / MAX_FLARE
-            outline = [(r_in, low), (r_in + depth, low + depth / MAX_FLARE), (r_in + depth, high), (r_in, high)]
             out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     for dx, dy in spec.ribs:
         top = size.foot_top + 0.85 * (size.flare_bottom - size.foot_top)
         r_out = size.base_radius - 0.8
         inner = stem_radius(top) - 0.8
-        outline = [(inner, size.foot_height), (r_out, size.foot_height), (r_out, top - (r_out - inner)), (inner, top)]
+        bottom = size.foot_height - 0.5  # inside the foot's band
+        outline = [(inner, bottom), (r_out, bottom), (r_out, top - (r_out - inner)), (inner, top)]
         out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     return out
 

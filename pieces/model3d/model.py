@@ -23,7 +23,7 @@ from pieces.model3d.emblem import Emblem, emblem_of
 from pieces.model3d.font import text_section, text_width_mm
 from pieces.model3d.heads import FINIAL_HEIGHT_MM, FINIAL_RADIUS_MM, finial, finial_names, plates, rim, rim_width_mm
 from pieces.model3d.relief import PIT_RADIUS_MM, Layout, free_radius, relief_sections
-from pieces.model3d.shape import TOP_OFFSET_SQUARES, Rim, ShapeSpec, shape_of, without_horse
+from pieces.model3d.shape import MAX_REACH_OFFSET, TOP_OFFSET_SQUARES, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
@@ -108,13 +108,15 @@ def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     """The documented envelope of a group's pieces: (largest diameter, largest height) in mm."""
     scale = square_mm / 50
     size = body_size(group, square_mm)
-    tallest = max(
-        [size.height + RELIEF_MM, size.height + size.crown_height + FINIAL_HEIGHT_MM["cross"] * scale]
-        + [(PROPORTIONS[group].height + offset) * square_mm + FINIAL_HEIGHT_MM[name] * scale + 0.2
-           for offset, name in ((TOP_OFFSET_SQUARES["horse"], "horse"), (TOP_OFFSET_SQUARES["mitre"], "mitre"),
-                                (TOP_OFFSET_SQUARES["coronet"], "ball"), (TOP_OFFSET_SQUARES["royal_horse"], "horse"))
-           if group is not Group.ROYAL or name == "horse"]
-    )
+    heads = [(0.0, RELIEF_MM / scale), (TOP_OFFSET_SQUARES["coronet"], FINIAL_HEIGHT_MM["ball"])]
+    if group is Group.ROYAL:
+        heads = [(0.0, size.crown_height / scale + FINIAL_HEIGHT_MM["cross"]),
+                 (TOP_OFFSET_SQUARES["royal_horse"], FINIAL_HEIGHT_MM["horse"])]
+    else:
+        heads += [(TOP_OFFSET_SQUARES["horse"], FINIAL_HEIGHT_MM["horse"]),
+                  (TOP_OFFSET_SQUARES["mitre"], FINIAL_HEIGHT_MM["mitre"])]
+    tallest = max((PROPORTIONS[group].height + offset + MAX_REACH_OFFSET) * square_mm + head_mm * scale + 0.2
+                  for offset, head_mm in heads)
     return 2 * size.base_radius, tallest
 
 
