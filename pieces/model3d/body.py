@@ -20,7 +20,7 @@ from pieces.movement import Hop, Movement
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
 CHAMFER_MM = 0.6
-ROUND_SEGMENTS = 72
+ROUND_SEGMENTS = 48
 LAYER_MM = 0.2
 FAMILY_RINGS_AT = (0.24,)  # stem fraction of the first of the ranged, bent and hopping families' rings
 COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
