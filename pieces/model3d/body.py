@@ -24,11 +24,11 @@ ROUND_SEGMENTS = 48
 LAYER_MM = 0.2
 FAMILY_RINGS_AT = (0.24,)  # stem fraction of the first of the ranged, bent and hopping families' rings
 COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
-MODALITY_SHIFT = {Modality.MOVE: -0.12, Modality.BOTH: 0.0, Modality.CAPTURE: 0.10}  # of the stem, from the place
-COLLAR = 0.24  # collar depth as a share of the base radius
+MODALITY_SHIFT = {Modality.MOVE: -0.16, Modality.BOTH: 0.0, Modality.CAPTURE: 0.14}  # of the stem, from the place
+COLLAR = 0.32  # collar depth as a share of the base radius
 RULE_RING = 0.10  # a named rule's ring depth as a share of the base radius
 FAMILY_RING = 0.14  # the rings of ranged, bent and hopping movers
-ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.10, Angle.OBLIQUE: 0.05}  # a lone collar's place, of the stem
+ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.13, Angle.OBLIQUE: 0.06}  # a lone collar's place, of the stem
 
 
 def on_layer(z_mm: float) -> float:

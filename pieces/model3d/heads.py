@@ -35,7 +35,7 @@ FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
-    Rim.BAND: (1.2, 2.4, 0, False), Rim.POINTS: (1.2, 3.0, 8, True), Rim.BATTLEMENT: (1.2, 3.0, 8, False),
+    Rim.BAND: (1.2, 1.6, 0, False), Rim.POINTS: (1.2, 5.0, 8, True), Rim.BATTLEMENT: (1.2, 3.0, 8, False),
 }
 
 

@@ -59,7 +59,7 @@ TOP_OFFSET_SQUARES = {"horse": -0.45, "mitre": -0.12, "tower": -0.15, "coronet":
 REACH_STEP_SQUARES, SIDE_STEP_SQUARES = 0.04, 0.025
 REACH_TIERS = 4  # reaches beyond 4 squares stand as tall as 4
 MAX_REACH_OFFSET = REACH_STEP_SQUARES * (REACH_TIERS - 2) + SIDE_STEP_SQUARES * 3
-WAIST_SHARE, WAIST_STEP, WAIST_STEPS = 0.36, 0.035, 6  # the stem's waist grows with the number of leaps and slides
+WAIST_SHARE, WAIST_STEP, WAIST_STEPS = 0.34, 0.05, 5  # the stem's waist grows with the number of leaps and slides
 
 
 @dataclass(frozen=True, slots=True)
