@@ -171,3 +171,33 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
     views = {piece_id: silhouettes(build_piece(CATALOGUE.get(piece_id))) for piece_id in ORTHODOX}
     for a, b in itertools.combinations(ORTHODOX, 2):
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
+
+
+# same-group pairs measured under 5 % at 50 mm (issue 22): mirror-image and near-mirror pawns, pieces that
+# differ only in a move's modality or in one leap of the same length; their diagrams and codes tell them apart
+NEAR_TWINS = {frozenset(pair) for pair in [
+    ("iron-pawn", "silver-pawn"), ("left-end-pawn", "patient-pawn"), ("patient-pawn", "right-end-pawn"),
+    ("enhanced-pawn", "left-end-pawn"), ("enhanced-pawn", "right-end-pawn"), ("fish-pawn", "standard-pawn"),
+    ("alibaba", "phoenix"), ("enhanced-pawn", "patient-pawn"), ("left-end-pawn", "right-end-pawn"),
+    ("horse-pawn", "lance-pawn"), ("guard", "teleporter"), ("kirin", "woody-rook"), ("phoenix", "ferfil"),
+    ("guardian", "kirin"), ("giraffe", "zebra"), ("spinal-pawn", "crab"), ("arrow-pawn", "torpedo-pawn"),
+    ("minister", "crowned-knight"), ("guard", "guardian"), ("patient-pawn", "standard-pawn"),
+    ("nightrider", "unicorn"), ("japanese-pawn", "standard-pawn"), ("alfil", "threeleaper"), ("bison", "zebra"),
+    ("cannon", "rook"),
+]}
+
+
+@pytest.mark.slow
+def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
+    views = {piece.id: silhouettes(build_piece(piece)) for piece in ALL}
+    close = []
+    for group in Group:
+        ids = [piece.id for piece in ALL if piece.group is group]
+        for a, b in itertools.combinations(ids, 2):
+            share = unshared(views[a], views[b])
+            if share < 0.05 and frozenset((a, b)) not in NEAR_TWINS:
+                close.append((a, b, round(share, 3)))
+            assert share > 0.0, (a, b)  # no two pieces of a group share a silhouette
+    assert close == []
+    pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
+    assert len(NEAR_TWINS) <= 0.015 * pairs  # 25 of 1,705 pairs
