@@ -140,8 +140,8 @@ def body(size: BodySize, family: Family, spec: ShapeSpec | None = None) -> Manif
     ], ROUND_SEGMENTS)
     flare = size.flare_bottom
     disc_bottom = size.height - size.top_thickness
-    head = _revolve([  # the cone starts 1 mm lower, inside the stem, so its flat bottom is hidden
-        (0, flare - 1.0), (size.waist_radius - MAX_FLARE, flare - 1.0), (size.top_radius, disc_bottom),
+    head = _revolve([  # the cone starts 2 mm lower, inside the stem, so its flat bottom is hidden
+        (0, flare - 2.0), (size.waist_radius - 2 * MAX_FLARE, flare - 2.0), (size.top_radius, disc_bottom),
         (size.top_radius, size.height), (0, size.height),
     ], ROUND_SEGMENTS)
     return Manifold.batch_boolean([foot, _stem(size, family, spec), head], _add())
@@ -169,7 +169,10 @@ def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
     profile = [(0.0, bottom), (r_bottom, bottom)]
     for start, outline in _placed(sorted(beads, key=lambda bead: bead[0]), bottom, top, size.base_radius):
         r_here = r_bottom + (r_top - r_bottom) * (start - bottom) / span
-        profile += [(r_here + dr, start + dz) for dr, dz in outline]
+        widest = size.top_radius - 0.3 - r_here  # collars stay inside the top disc's shadow
+        profile += [(r_here + min(dr, widest), start + dz) for dr, dz in outline]
+    if profile[-1][1] < size.flare_bottom - 2.5:  # straight under the head, around the cone's hidden start
+        profile.append((r_top, size.flare_bottom - 2.5))
     profile += [(r_top, top), (0.0, top)]
     return _revolve(profile, sides)
 

@@ -20,6 +20,7 @@ HORSE_PROFILE = [
     (-6.5, -1.0), (3.5, -1.0), (3.5, 4.5), (2.4, 7.5), (5.6, 11.6), (6.4, 12.6), (6.6, 14.2), (5.6, 15.2),
     (1.8, 18.0), (1.4, 20.8), (0.2, 21.6), (-0.6, 19.4), (-2.6, 18.8), (-5.6, 13.6), (-6.5, 7.5),
 ]
+HORSE_EARS = [(1.4, 20.8), (0.2, 21.6), (-0.6, 19.4)]  # left out under a mitre
 HORSE_HALF_WIDTH_MM = 3.5
 HORSE_CHAMFER_MM = 0.8
 MITRE_PROFILE = [(0.0, -0.5), (3.0, -0.5), (3.0, 1.0), (5.0, 1.0 + 2.0 / MAX_FLARE), (5.0, 5.0), (4.6, 8.0),
@@ -131,14 +132,14 @@ def _extrude_yz(outline: list[tuple[float, float]], half: float) -> Manifold:
 
 def _horse(with_mitre: bool) -> Manifold:
     """The horse head: its profile extruded, the outer layers inset (a stepped chamfer); a mitre on its poll."""
-    profile = CrossSection([HORSE_PROFILE])
-    inset = profile.offset(-HORSE_CHAMFER_MM)
-    core = _extrude_yz(HORSE_PROFILE, HORSE_HALF_WIDTH_MM - HORSE_CHAMFER_MM)
+    outline = [point for point in HORSE_PROFILE if not (with_mitre and point in HORSE_EARS)]
+    inset = CrossSection([outline]).offset(-HORSE_CHAMFER_MM)
+    core = _extrude_yz(outline, HORSE_HALF_WIDTH_MM - HORSE_CHAMFER_MM)
     parts = [core]
     for polygon in inset.to_polygons():
         parts.append(_extrude_yz([tuple(p) for p in polygon], HORSE_HALF_WIDTH_MM))
     if with_mitre:
-        parts.append(_mitre().scale((0.5, 0.5, 0.5)).translate((0.0, -3.0, 17.6)))
+        parts.append(_mitre().scale((0.5, 0.5, 0.5)).translate((0.0, -0.3, 17.6)))  # on the poll
     return Manifold.batch_boolean(parts, OpType.Add)
 
 

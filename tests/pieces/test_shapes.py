@@ -201,3 +201,16 @@ def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
     assert close == []
     pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
     assert len(NEAR_TWINS) <= 0.015 * pairs  # 25 of 1,705 pairs
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_no_piece_tips_over_before_twenty_degrees(square_mm):
+    import math
+
+    import trimesh
+
+    for piece in ALL:
+        model = build_piece(piece, ModelOptions(square_mm))
+        centre = trimesh.Trimesh(*model.mesh(), process=False).center_mass
+        contact = model.size.base_radius - 0.6 - math.hypot(centre[0], centre[1])  # inside the base chamfer
+        assert math.degrees(math.atan2(contact, centre[2])) >= 20.0, piece.id
