@@ -169,7 +169,7 @@ def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
     profile = [(0.0, bottom), (r_bottom, bottom)]
     for start, outline in _placed(sorted(beads, key=lambda bead: bead[0]), bottom, top, size.base_radius):
         r_here = r_bottom + (r_top - r_bottom) * (start - bottom) / span
-        widest = size.top_radius - 0.3 - r_here  # collars stay inside the top disc's shadow
+        widest = size.base_radius - 0.8 - r_here  # collars stay inside the base
         profile += [(r_here + min(dr, widest), start + dz) for dr, dz in outline]
     if profile[-1][1] < size.flare_bottom - 2.5:  # straight under the head, around the cone's hidden start
         profile.append((r_top, size.flare_bottom - 2.5))
