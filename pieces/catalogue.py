@@ -53,6 +53,18 @@ class Rule(Enum):
         return self in (Rule.FLEE_WHEN_ATTACKED, Rule.DOUBLE_STEP_TO_PROMOTE)
 
 
+class ShapeFeature(Enum):
+    """A feature of a 3D piece's head that a catalogue `shape` key may ask for instead of the derived one."""
+
+    PLAIN = "plain"  # no rim, no finial
+    TOWER = "tower"  # crenellations on the rim (orthogonal riders)
+    MITRE = "mitre"  # a mitre with a cut (diagonal riders)
+    CORONET = "coronet"  # a coronet of points with a ball (queen-like riders)
+    HORSE = "horse"  # a horse head ((1,2) leapers)
+    FINS = "fins"  # knight fins on the stem
+    CROSS = "cross"  # a cross (inside a royal's crown)
+
+
 Code = pattern(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters", 3)
 RankKey = pattern(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ...")
 Betza = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
@@ -75,6 +87,7 @@ class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     rule_betza: dict[Id, Betza] = {}
     rank_captures: Annotated[dict[RankKey, Betza], msgspec.Meta(max_length=16)] = {}
     promotes_to: Names = []
+    shape: Annotated[list[ShapeFeature], msgspec.Meta(max_length=len(ShapeFeature))] = []
     value: Annotated[float, msgspec.Meta(ge=0, le=100)] | None = None
     value_note: Text = ""
     source: Text = ""
@@ -102,6 +115,7 @@ class PieceDef:
     rule_moves: tuple[tuple[Rule, Movement], ...] = ()
     rank_captures: tuple[tuple[int, Movement], ...] = ()  # (ranks back from the far rank, captures)
     promotes_to: tuple[str, ...] = ()
+    shape: tuple[ShapeFeature, ...] = ()  # the 3D head asked for (empty: derived from the movement)
     value: float | None = None  # a fixed 8x8 value that overrides the model
     value_note: str = ""
     source: str = ""
@@ -213,7 +227,8 @@ def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
         rule_moves=_rule_moves(where, row, rules, movement),
         rank_captures=tuple(sorted((int(key), movement(f"rank_captures.{key}", betza))
                                    for key, betza in row.rank_captures.items())),
-        promotes_to=tuple(row.promotes_to), value=row.value, value_note=row.value_note, source=row.source,
+        promotes_to=tuple(row.promotes_to), shape=tuple(dict.fromkeys(row.shape)),
+        value=row.value, value_note=row.value_note, source=row.source,
         origin=str(path),
     )
 

@@ -21,17 +21,20 @@ from pieces.model3d.body import (
 )
 from pieces.model3d.emblem import Emblem, emblem_of
 from pieces.model3d.font import text_section, text_width_mm
-from pieces.model3d.relief import Layout, relief_sections
+from pieces.model3d.heads import FINIAL_HEIGHT_MM, FINIAL_RADIUS_MM, finial, finial_names, plates, rim, rim_width_mm
+from pieces.model3d.relief import PIT_RADIUS_MM, Layout, free_radius, relief_sections
+from pieces.model3d.shape import MAX_REACH_OFFSET, TOP_OFFSET_SQUARES, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
 RELIEF_MM = 0.8  # raised symbols
 EMBED_MM = 0.3  # symbols start this far inside the top disc (no shared faces)
 NOTCH_DEPTH_MM = 1.6
-CROWN_WIDTH_MM = 1.6
+MIN_FINIAL_SCALE = 0.55  # a horse head smaller than this share of its drawing gives way to knight fins
+FINIAL_CLEARANCE_MM = 0.8
 CODE_DEPTH_MM = 0.6
 CODE_INLAY_MM = 0.6  # the floor of the debossed code, a separate part for a second colour
-STROKE_MM = 0.9
+STROKE_MM = 1.05
 POCKET_RADIUS_MM = 10.2  # M10 washer, 20 mm, plus clearance
 POCKET_DEPTH_MM = 2.2
 POCKET_WALL_MM = 1.2
@@ -73,6 +76,17 @@ class PieceModel:
     family: Family
     layout: Layout
     pocket_radius_mm: float
+    shape: ShapeSpec
+
+    @property
+    def top_mm(self) -> float:
+        """Height of the top face the diagram stands on (a 0.2 mm layer boundary at the usual sizes)."""
+        return self.size.height
+
+    @property
+    def relief_top_mm(self) -> float:
+        """Height of the raised diagram's top."""
+        return self.size.height + RELIEF_MM
 
     def mesh(self) -> tuple[np.ndarray, np.ndarray]:
         """Vertices (N x 3, mm, float64) and triangles (M x 3, counter-clockwise seen from outside)."""
@@ -92,23 +106,37 @@ def mesh_arrays(solid: Manifold) -> tuple[np.ndarray, np.ndarray]:
 
 def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     """The documented envelope of a group's pieces: (largest diameter, largest height) in mm."""
+    scale = square_mm / 50
     size = body_size(group, square_mm)
-    return 2 * size.base_radius, size.height + max(RELIEF_MM, size.crown_height)
+    heads = [(0.0, RELIEF_MM / scale), (TOP_OFFSET_SQUARES["coronet"], FINIAL_HEIGHT_MM["ball"])]
+    if group is Group.ROYAL:
+        heads = [(0.0, size.crown_height / scale + FINIAL_HEIGHT_MM["cross"]),
+                 (TOP_OFFSET_SQUARES["royal_horse"], FINIAL_HEIGHT_MM["horse"])]
+    else:
+        heads += [(TOP_OFFSET_SQUARES["horse"], FINIAL_HEIGHT_MM["horse"]),
+                  (TOP_OFFSET_SQUARES["mitre"], FINIAL_HEIGHT_MM["mitre"])]
+    tallest = max((PROPORTIONS[group].height + offset + MAX_REACH_OFFSET) * square_mm + head_mm * scale + 0.2
+                  for offset, head_mm in heads)
+    return 2 * size.base_radius, tallest
 
 
 def build_piece(piece: PieceDef, options: ModelOptions = ModelOptions()) -> PieceModel:
     """Build the printable solid of one catalogue piece; raise ModelError if it cannot print."""
-    return _build_cached(piece.id, piece.group, piece.code, piece.movement, options)
+    return _build_cached(piece.id, piece.group, piece.code, piece.movement, shape_of(piece), options)
 
 
 @lru_cache(maxsize=256)
-def _build_cached(piece_id, group, code, movement, options: ModelOptions) -> PieceModel:
+def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: ModelOptions) -> PieceModel:
     _check_square(options.square_mm, piece_id)
     emblem = emblem_of(movement)
-    size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm)
+    size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
     family = family_of(movement)
+    if spec.horse and _finial_scale(spec, emblem, layout, options.square_mm) < MIN_FINIAL_SCALE * options.square_mm / 50:
+        spec = without_horse(spec, group is Group.ROYAL)
+        size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
     for nudge in NUDGES:  # symbols that happen to touch at a single point: shift the grid a hair
-        model = _assemble(piece_id, code, emblem, size, replace(layout, pitch_mm=layout.pitch_mm * nudge), family, options)
+        model = _assemble(piece_id, code, emblem, size, replace(layout, pitch_mm=layout.pitch_mm * nudge), family,
+                          options, spec)
         if not _has_pinches(model.solid):
             return model
     raise ModelError(f"piece {piece_id!r}: the diagram's symbols touch at single points at --square-mm {options.square_mm:g}; "
@@ -121,22 +149,63 @@ def _has_pinches(solid: Manifold) -> bool:
     return len(np.unique(positions, axis=0)) != len(positions)
 
 
-def _assemble(piece_id, code, emblem, size, layout, family, options) -> PieceModel:
-    """Body, crown and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
-    shape = [body(size, family), *_crown(size)]
+def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> float:
+    """The scale of the finial's 50 mm drawing: the square's, or less where the diagram leaves less room."""
+    names = finial_names(spec)
+    if not names:
+        return square_mm / 50
+    raised, _ = relief_sections(emblem, layout)
+    room = free_radius(raised) - FINIAL_CLEARANCE_MM
+    return max(0.05, min(square_mm / 50, room / FINIAL_RADIUS_MM[names[0]]))
+
+
+def _head(size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> list[Manifold]:
+    """Rim, finial and stem plates."""
+    parts = [*rim(size, spec.rim, square_mm)]
+    scale = _finial_scale(spec, emblem, layout, square_mm)
+    top = finial(spec, scale)
+    if top is not None:
+        parts.append(top.translate((0.0, 0.0, size.height)))
+    parts += plates(size, spec, lambda z: _stem_radius(size, z), square_mm)
+    return parts
+
+
+def _finial_footprint(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> float:
+    names = finial_names(spec)
+    return FINIAL_RADIUS_MM[names[0]] * _finial_scale(spec, emblem, layout, square_mm) if names else 0.0
+
+
+def _centre(section: CrossSection) -> tuple[float, float]:
+    low_x, low_y, high_x, high_y = section.bounds()
+    return ((low_x + high_x) / 2, (low_y + high_y) / 2)
+
+
+def _stem_radius(size: BodySize, z: float) -> float:
+    """The stem's nominal radius at height z."""
+    share = min(1.0, max(0.0, (z - size.foot_top) / max(1e-6, size.flare_bottom - size.foot_top)))
+    return size.neck_radius + (size.waist_radius - size.neck_radius) * share
+
+
+def _assemble(piece_id, code, emblem, size, layout, family, options, spec) -> PieceModel:
+    """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
+    shape = [body(size, family, spec), *_head(size, spec, emblem, layout, options.square_mm)]
     raised, pits = relief_sections(emblem, layout)
+    footprint = _finial_footprint(spec, emblem, layout, options.square_mm)
+    if footprint and not pits.is_empty():  # no pits under the finial
+        pits = CrossSection.compose([pit for pit in pits.decompose()
+                                     if math.hypot(*_centre(pit)) > footprint + 0.6 + 2 * PIT_RADIUS_MM])
     relief = _extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM)
     pocket = _pocket_radius(piece_id, size, family, code, options) if options.weight_pocket else 0.0
     letters = _code_section(code, size, pocket)
     other_cuts = [_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM)] if not pits.is_empty() else []
     if pocket:
         other_cuts.append(_pocket(pocket))
-    notch, code_cut = _notch(size), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    notch, code_cut = _notch(size, spec), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
     solid = Manifold.batch_boolean(
         [Manifold.batch_boolean([*shape, relief], OpType.Add), notch, code_cut, *other_cuts], OpType.Subtract)
     _check_solid(solid, piece_id)
     parts = _parts(shape, relief, letters, [notch, *other_cuts])
-    return PieceModel(piece_id, solid, parts, size, family, layout, pocket)
+    return PieceModel(piece_id, solid, parts, size, family, layout, pocket, spec)
 
 
 def _parts(shape: list[Manifold], relief: Manifold, letters: CrossSection, cuts: list[Manifold]) -> dict[Part, Manifold]:
@@ -166,23 +235,23 @@ def _check_solid(solid: Manifold, piece_id: str) -> None:
         raise ModelError(f"piece {piece_id!r}: the model falls apart into several bodies")
 
 
-def usable_radius(size: BodySize) -> float:
+def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = DEFAULT_SQUARE_MM) -> float:
     """The radius on the top face that symbols may use, clear of the rim, notch and crown."""
-    rim = NOTCH_DEPTH_MM + 0.6
-    if size.crown_height:
-        rim = max(rim, CROWN_WIDTH_MM + 0.3 + 0.6)
-    return size.top_radius - rim
+    edge = NOTCH_DEPTH_MM + 0.6
+    if rim_kind is not Rim.PLAIN:
+        edge = max(edge, rim_width_mm(rim_kind, square_mm) + 0.3 + 1.4)  # square markers reach past the fit
+    return size.top_radius - edge
 
 
-def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float) -> tuple[BodySize, Layout]:
+def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float, spec: ShapeSpec) -> tuple[BodySize, Layout]:
     """Size the grid to the emblem's reach; widen the top disc up to the base if the pitch is too fine."""
-    size = body_size(group, square_mm)
-    layout = Layout.fit(emblem.reach, usable_radius(size))
+    size = body_size(group, square_mm, spec=spec)
+    layout = Layout.fit(emblem.reach, usable_radius(size, spec.rim, square_mm))
     if layout.pitch_mm < MIN_PITCH_MM:
-        size = body_size(group, square_mm, top_radius_mm=size.base_radius)
-        layout = Layout.fit(emblem.reach, usable_radius(size))
+        size = body_size(group, square_mm, top_radius_mm=size.base_radius, spec=spec)
+        layout = Layout.fit(emblem.reach, usable_radius(size, spec.rim, square_mm))
     if layout.pitch_mm < MIN_PITCH_MM:
-        needed = _square_needed(emblem.reach, group)
+        needed = _square_needed(emblem.reach, group, spec)
         raise ModelError(
             f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
             f"{MIN_PITCH_MM} mm, which does not fit the top face at --square-mm {square_mm:g}; "
@@ -191,11 +260,11 @@ def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float) -
     return size, layout
 
 
-def _square_needed(reach: float, group: Group) -> int:
+def _square_needed(reach: float, group: Group, spec: ShapeSpec) -> int:
     """The smallest whole square size in mm at which the emblem fits at the minimum pitch."""
     for square_mm in range(int(MIN_SQUARE_MM), int(MAX_SQUARE_MM) + 1):
         size = body_size(group, float(square_mm), top_radius_mm=body_size(group, float(square_mm)).base_radius)
-        if Layout.fit(reach, usable_radius(size)).pitch_mm >= MIN_PITCH_MM:
+        if Layout.fit(reach, usable_radius(size, spec.rim, float(square_mm))).pitch_mm >= MIN_PITCH_MM:
             return square_mm
     return int(MAX_SQUARE_MM) + 1
 
@@ -204,37 +273,12 @@ def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
     return Manifold.extrude(section, height_mm).translate((0.0, 0.0, z_mm))
 
 
-def _notch(size: BodySize) -> Manifold:
+def _notch(size: BodySize, spec: ShapeSpec) -> Manifold:
     """A V notch in the rim at the front (+y), the same place on every piece."""
     r = size.top_radius
     floor = size.height - 0.6 * size.top_thickness
     tri = CrossSection([[(0.0, r - NOTCH_DEPTH_MM), (NOTCH_DEPTH_MM + 1.0, r + 1.0), (-NOTCH_DEPTH_MM - 1.0, r + 1.0)]])
-    return _extrude(tri, floor, size.height + size.crown_height + 2.0 - floor)
-
-
-def _crown(size: BodySize) -> list[Manifold]:
-    """A ring of points on the rim of a royal's top face (none for other groups)."""
-    if not size.crown_height:
-        return []
-    outer = size.top_radius - 0.3
-    inner = outer - CROWN_WIDTH_MM
-    bottom, top = size.height - 0.5, size.height + size.crown_height
-    ring = CrossSection([[(inner, bottom), (outer, bottom), (outer, top), (inner, top)]]).revolve(72)
-    cuts = [_crown_cut(size, inner, outer, math.pi / 2 + k * math.pi / 3) for k in range(6)]
-    return [Manifold.batch_boolean([ring, *cuts], OpType.Subtract)]
-
-
-def _crown_cut(size: BodySize, inner: float, outer: float, angle: float) -> Manifold:
-    """A V-shaped cut between two points of the crown, its flanks facing up (no overhang)."""
-    apex = size.height + 0.35 * size.crown_height
-    top = size.height + size.crown_height + 1.0
-    half = 0.32 * outer * math.pi / 3 * (top - apex) / (size.crown_height * 0.65)
-    points = []
-    for radius in (inner - 0.6, outer + 0.6):
-        for tangent, z in ((0.0, apex), (-half, top), (half, top)):
-            points.append((radius * math.cos(angle) - tangent * math.sin(angle),
-                           radius * math.sin(angle) + tangent * math.cos(angle), z))
-    return Manifold.hull_points(np.array(points))
+    return _extrude(tri, floor, size.height + 2.0 * size.crown_height + 8.0 - floor)
 
 
 def code_height_mm(size: BodySize) -> float:
@@ -294,8 +338,8 @@ def _pocket(radius: float) -> Manifold:
 
 
 def identity_signature(piece: PieceDef) -> tuple:
-    """What the geometry shows besides the code: group, family and emblem (equal iff they look alike)."""
-    return (piece.group, family_of(piece.movement), emblem_of(piece.movement))
+    """What the geometry shows besides the code: group, family, shape and emblem (equal iff they look alike)."""
+    return (piece.group, family_of(piece.movement), shape_of(piece), emblem_of(piece.movement))
 
 
 __all__ = [

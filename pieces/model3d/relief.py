@@ -1,7 +1,9 @@
 """The top-face emblem as 2D regions in mm: raised symbols and the pits at empty grid cells.
 
-Sizes follow the printable limits for a 0.4 mm nozzle: dots 1.2-3.0 mm, bars >= 1.2 mm,
-gaps >= 0.8 mm, pits 1.0 mm wide.
+Sizes follow the printable limits for a 0.4 mm nozzle: every raised element at least 0.8 mm wide
+(dots 1.2-3.0 mm, bars >= 1.2 mm, lines and ring walls >= 0.82 mm), every hole at least 1.0 mm
+(ring holes 1.08 mm, pits 1.2 mm), gaps >= 0.85 mm. Where a ring would not fit the grid, a dash
+across the cell says "move only".
 """
 
 from __future__ import annotations
@@ -14,9 +16,16 @@ from manifold3d import CrossSection, JoinType, OpType
 
 from pieces.model3d.emblem import Bar, Emblem, Marker, Point, Shape
 
-PIT_RADIUS_MM = 0.5
+PIT_RADIUS_MM = 0.6
+GAP_MM = 0.9  # between neighbouring markers
+LINE_MM = 0.85
+RING_WALL_MM, RING_HOLE_MM = 0.82, 0.56  # wall width and hole radius of a move-only ring
+RING_MIN_PITCH_MM = 2 * (RING_WALL_MM + RING_HOLE_MM) + 0.85  # smaller grids get dashes
+DASH_MM = 0.9  # width of a move-only dash
+OPENING_DEG = 50.0  # half the angle of the wedge that makes a first-move ring a C
 CLEARANCE_MM = 0.45  # between a pit and any raised symbol
 CIRCLE_SEGMENTS = 16
+RING_SEGMENTS = 32
 PINCH_MM = 0.05
 
 
@@ -37,9 +46,9 @@ class Layout:
         for _ in range(3):
             marker = min(3.0, max(1.2, 0.62 * pitch))
             pitch = max(0.1, (radius_mm - marker / 2) / reach)
-        marker = min(3.0, max(1.2, 0.62 * pitch), max(0.4, pitch - 0.8))
+        marker = min(3.0, max(1.2, 0.62 * pitch), max(0.4, pitch - GAP_MM))
         bar = min(2.0, max(1.2, 0.42 * pitch))
-        return cls(pitch, marker, bar, max(0.7, 0.5 * bar), radius_mm)
+        return cls(pitch, marker, bar, max(LINE_MM, 0.5 * bar), radius_mm)
 
     def mm(self, cell: Point) -> Point:
         """A point in cells as mm on the top face."""
@@ -51,17 +60,18 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     solids: list[list[Point]] = []
     holes: list[CrossSection] = []
     segments: list[tuple[Point, Point, float]] = []  # centre lines with half widths, for pit clearance
-    bar_starts = {bar.start for bar in emblem.bars}
-    for marker in emblem.markers:
-        # a step a bent slide starts from gets a dot clearly wider than its bars
-        grow = 1.0 if marker.cell not in bar_starts else min(layout.pitch_mm - 0.8, 1.8 * layout.bar_mm) / layout.marker_mm
-        _marker(layout.mm(marker.cell), marker.shape, marker.small, layout, solids, holes, max(1.0, grow))
     for bar in emblem.bars:
         _bar(bar, layout, solids, holes, segments)
     for line in emblem.lines:
         points = [layout.mm(p) for p in line]
         solids.extend(_polyline(points, layout.line_mm))
         segments.extend((a, b, layout.line_mm / 2) for a, b in zip(points, points[1:]))
+    bar_starts = {bar.start for bar in emblem.bars}
+    for marker in emblem.markers:
+        # a step a bent slide starts from gets a dot clearly wider than its bars
+        grow = 1.0 if marker.cell not in bar_starts else min(layout.pitch_mm - GAP_MM, 1.8 * layout.bar_mm) / layout.marker_mm
+        centre = layout.mm(marker.cell)
+        _marker(centre, marker.shape, marker.small, layout, solids, holes, max(1.0, grow), _room(centre, segments))
     raised = CrossSection(solids) if solids else CrossSection()
     if holes:
         raised = CrossSection.batch_boolean([raised, *holes], OpType.Subtract)
@@ -76,19 +86,71 @@ def _close_pinches(section: CrossSection) -> CrossSection:
     return section.offset(PINCH_MM, JoinType.Miter, 4.0).offset(-PINCH_MM, JoinType.Miter, 4.0)
 
 
-def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list, grow: float = 1.0) -> None:
+def _room(centre: Point, segments: list[tuple[Point, Point, float]]) -> float:
+    """How far a marker may reach from its centre and keep a gap to bars and lines passing by."""
+    room = math.inf
+    for a, b, half in segments:
+        distance = _distance(centre, a, b)
+        if distance > half + 0.05:  # a line ending at or running through the marker joins it
+            room = min(room, distance - half - GAP_MM)
+    return room
+
+
+def _marker(centre: Point, shape: Shape, small: bool, layout: Layout, solids: list, holes: list, grow: float = 1.0,
+            room: float = math.inf) -> None:
     scale = (0.55 if small else 1.0) * grow
-    radius = max(0.5, layout.marker_mm / 2 * scale)
+    radius = max(0.5, min(room, layout.marker_mm / 2 * scale))
     x, y = centre
     if shape is Shape.SQUARE:
-        half = max(0.5, 0.45 * layout.marker_mm * scale)
+        half = max(0.5, min(room / math.sqrt(2), 0.45 * layout.marker_mm * scale))
         solids.append([(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)])
         return
     if shape is Shape.RING:
-        wall = max(0.45, 0.24 * layout.marker_mm * scale)
-        radius = min(max(radius, wall + 0.35), layout.pitch_mm / 2 - 0.4)
-        holes.append(CrossSection.circle(max(0.2, radius - wall), CIRCLE_SEGMENTS).translate((x, y)))
+        if layout.pitch_mm < RING_MIN_PITCH_MM:
+            length = max(1.6, layout.marker_mm * (0.7 if small else 1.0) * grow)
+            solids.append(_dash(centre, max(DASH_MM + 0.3, min(length, layout.pitch_mm - GAP_MM, 2 * room))))
+            return
+        # full size even for a first move (a half-size ring prints as a dot): a C, open away from the centre
+        outer = min(max(layout.marker_mm / 2 * grow, RING_WALL_MM + RING_HOLE_MM), layout.pitch_mm / 2 - GAP_MM / 2)
+        hole = max(RING_HOLE_MM, outer - max(RING_WALL_MM, 0.24 * layout.marker_mm * grow))
+        holes.append(CrossSection([_circle(x, y, hole, RING_SEGMENTS)]))
+        if small:
+            holes.append(CrossSection([_opening(centre, outer + 0.4)]))
+        solids.append(_circle(x, y, outer, RING_SEGMENTS))
+        return
     solids.append(_circle(x, y, radius))
+
+
+def _radial(centre: Point) -> Point:
+    """The unit vector from the piece's centre to a point (forward at the centre)."""
+    length = math.hypot(*centre)
+    return (centre[0] / length, centre[1] / length) if length > 1e-9 else (0.0, 1.0)
+
+
+def _dash(centre: Point, length: float) -> list[Point]:
+    """A move-only dash across the cell, square to the line from the centre."""
+    ux, uy = _radial(centre)
+    return _rectangle(centre, (-uy, ux), length / 2, (ux, uy), DASH_MM / 2)
+
+
+def _opening(centre: Point, radius: float) -> list[Point]:
+    """A wedge cut out of a ring, away from the piece's centre: its walls end square, the gap is at
+    least 0.8 mm even at the hole."""
+    ux, uy = _radial(centre)
+    angle = math.atan2(uy, ux)
+    x, y = centre
+    return [(x, y)] + [(x + radius * math.cos(angle + math.radians(a)), y + radius * math.sin(angle + math.radians(a)))
+                       for a in (-OPENING_DEG, -OPENING_DEG / 2, 0.0, OPENING_DEG / 2, OPENING_DEG)]
+
+
+def _rectangle(centre: Point, along: Point, half_length: float, across: Point, half_width: float) -> list[Point]:
+    """A rectangle, counter-clockwise."""
+    x, y = centre
+    corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    if along[0] * across[1] - along[1] * across[0] < 0:
+        corners.reverse()
+    return [(x + a * half_length * along[0] + b * half_width * across[0],
+             y + a * half_length * along[1] + b * half_width * across[1]) for a, b in corners]
 
 
 def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) -> None:
@@ -137,10 +199,10 @@ def _along(a: Point, b: Point, t: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _circle(x: float, y: float, radius: float) -> list[Point]:
+def _circle(x: float, y: float, radius: float, segments: int = CIRCLE_SEGMENTS) -> list[Point]:
     return [
-        (x + radius * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS), y + radius * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS))
-        for k in range(CIRCLE_SEGMENTS)
+        (x + radius * math.cos(2 * math.pi * k / segments), y + radius * math.sin(2 * math.pi * k / segments))
+        for k in range(segments)
     ]
 
 
@@ -173,6 +235,28 @@ def _pits(emblem: Emblem, layout: Layout, segments: list[tuple[Point, Point, flo
     return CrossSection(circles) if circles else CrossSection()
 
 
+def free_radius(raised: CrossSection) -> float:
+    """How far from the centre the nearest raised symbol not starting at the centre lies (a finial's room)."""
+    nearest = math.inf
+    for component in raised.decompose():
+        edges = [np.asarray(polygon, dtype=float) for polygon in component.to_polygons()]
+        distance = min(_polygon_distance(polygon) for polygon in edges)
+        inside = CrossSection.circle(0.3, 8) ^ component
+        if not inside.is_empty() and inside.area() > 1e-6:
+            continue  # a bar or line from the centre: a finial may stand on its start
+        nearest = min(nearest, distance)
+    return nearest
+
+
+def _polygon_distance(polygon: np.ndarray) -> float:
+    """Distance from the origin to a closed polygon's outline."""
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    ab = b - a
+    t = np.clip(-(a * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-12), 0.0, 1.0)
+    closest = a + ab * t[:, None]
+    return float(np.hypot(closest[:, 0], closest[:, 1]).min())
+
+
 def _distance(p: Point, a: Point, b: Point) -> float:
     """Distance from point p to the segment a-b."""
     ap = np.subtract(p, a)
@@ -182,4 +266,4 @@ def _distance(p: Point, a: Point, b: Point) -> float:
     return float(np.hypot(*(ap - t * ab)))
 
 
-__all__ = ["Layout", "relief_sections", "Marker"]
+__all__ = ["Layout", "relief_sections", "free_radius", "Marker"]

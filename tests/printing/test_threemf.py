@@ -84,8 +84,9 @@ def test_parts_are_closed_disjoint_and_union_to_the_stl_solid(written, piece_id)
 def test_the_relief_stands_on_the_top_face_and_the_code_floor_under_the_base(written):
     scene, stl, _ = written["rook"]
     relief, code = scene.geometry["relief"], scene.geometry["code"]
-    assert relief.bounds[1][2] == pytest.approx(stl.bounds[1][2], abs=1e-4)  # the rook has no crown
-    assert relief.bounds[0][2] > stl.bounds[1][2] - 1.2
+    top = build_piece(CATALOGUE.get("rook")).relief_top_mm  # the tower's crenellations stand higher
+    assert relief.bounds[1][2] == pytest.approx(top, abs=1e-4) and stl.bounds[1][2] > top
+    assert relief.bounds[0][2] > top - 1.2
     assert code.bounds[0][2] == pytest.approx(0.6, abs=1e-4) and code.bounds[1][2] == pytest.approx(1.2, abs=1e-4)
 
 

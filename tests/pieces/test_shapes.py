@@ -1,0 +1,248 @@
+"""The shape language of the 3D pieces: heads from the movement, nozzle-safe details measured on
+cross-sections of the built meshes, top faces on 0.2 mm layers, and side silhouettes that differ."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from manifold3d import CrossSection, JoinType
+
+from pieces.catalogue import Group, ShapeFeature, load_catalogue
+from pieces.errors import CatalogueError
+from pieces.model3d.body import LAYER_MM, body_size
+from pieces.model3d.model import RELIEF_MM, ModelOptions, Part, build_piece
+from pieces.model3d.shape import Rim, shape_of
+
+CATALOGUE = load_catalogue()
+ALL = list(CATALOGUE)
+ORTHODOX = ["king", "queen", "rook", "bishop", "knight", "standard-pawn"]
+# the tightest top faces: rings and dashes on small grids, symbols beside bars, finials among markers
+RISKY = ["pharaoh", "archbishop", "viceroy", "turtle", "hyena", "berolina-pawn", "crab", "spinal-pawn", "lance-pawn",
+         "piglet-pawn", "linebacker-pawn", "cannon", "antelope", "lion", "shogun"]
+NOZZLE_MM, WIDTH_MM, HOLE_MM = 0.4, 0.8, 1.0
+
+
+def test_the_orthodox_six_wear_staunton_heads():
+    shapes = {piece_id: shape_of(CATALOGUE.get(piece_id)) for piece_id in ORTHODOX}
+    assert shapes["king"].rim is Rim.CROWN and shapes["king"].cross
+    assert shapes["queen"].rim is Rim.CORONET and shapes["queen"].ball
+    assert shapes["rook"].rim is Rim.TOWER and shapes["rook"].thick
+    assert shapes["bishop"].mitre and shapes["bishop"].rim is Rim.PLAIN
+    assert shapes["knight"].horse and not shapes["knight"].fins
+    pawn = shapes["standard-pawn"]
+    assert pawn.rim is Rim.PLAIN and not (pawn.horse or pawn.mitre or pawn.ball or pawn.cross)
+    tops = {piece_id: build_piece(CATALOGUE.get(piece_id)).solid.bounding_box()[5] for piece_id in ORTHODOX}
+    assert tops["king"] > tops["queen"] > tops["bishop"] > tops["knight"] > tops["rook"] > tops["standard-pawn"]
+
+
+def test_compounds_combine_their_parts():
+    archbishop, chancellor = shape_of(CATALOGUE.get("archbishop")), shape_of(CATALOGUE.get("chancellor"))
+    assert archbishop.horse and archbishop.mitre
+    assert chancellor.horse and chancellor.rim is Rim.TOWER
+    lion = build_piece(CATALOGUE.get("lion"))  # its steps leave no room for a horse head: knight fins
+    assert lion.shape.fins and not lion.shape.horse
+
+
+def test_leaps_mark_the_stem_and_reach_sets_the_height():
+    wazir, dabbaba, threeleaper = (shape_of(CATALOGUE.get(i)) for i in ("wazir", "dabbaba", "threeleaper"))
+    assert [bool(c) for c in wazir.collars] == [True, False, False]
+    assert [bool(c) for c in dabbaba.collars] == [False, True, False]
+    assert [bool(c) for c in threeleaper.collars] == [False, False, True]
+    tops = [build_piece(CATALOGUE.get(i)).top_mm for i in ("wazir", "dabbaba", "threeleaper")]
+    assert tops[0] < tops[1] < tops[2]
+
+
+def test_named_rules_mark_the_rim():
+    rims = {i: shape_of(CATALOGUE.get(i)).rim for i in ("standard-pawn", "mecklenbeck-pawn", "chicken-pawn", "consuls-pawn")}
+    assert rims == {"standard-pawn": Rim.PLAIN, "mecklenbeck-pawn": Rim.POINTS, "chicken-pawn": Rim.BAND,
+                    "consuls-pawn": Rim.BATTLEMENT}
+
+
+def test_a_shape_key_overrides_the_derived_head():
+    wazir = CATALOGUE.get("wazir")
+    towered = dataclasses.replace(wazir, shape=(ShapeFeature.TOWER, ShapeFeature.HORSE))
+    spec = shape_of(towered)
+    assert spec.rim is Rim.TOWER and spec.horse and spec.collars == shape_of(wazir).collars
+    model = build_piece(towered, ModelOptions(40.0))
+    assert len(model.solid.decompose()) == 1 and model.shape.rim is Rim.TOWER
+
+
+def test_a_bad_shape_key_is_one_line_naming_file_piece_and_choices(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('[[piece]]\nid = "mole"\nname = "Mole"\ngroup = "piece"\ncode = "MOL"\nbetza = "W"\n'
+                    'text = "Steps."\nshape = ["tower", "dragon"]\n')
+    with pytest.raises(CatalogueError) as error:
+        load_catalogue([path])
+    message = str(error.value)
+    assert "\n" not in message and "mine.toml" in message and "'mole'" in message and "shape[1]" in message
+    assert "'dragon'" in message and "tower" in message and "horse" in message
+
+
+def _on_layer(z_mm: float) -> bool:
+    return abs(z_mm / LAYER_MM - round(z_mm / LAYER_MM)) * LAYER_MM <= 0.01
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0, 57.0])
+def test_top_faces_and_relief_tops_sit_on_layers(square_mm):
+    for piece in ALL:
+        size = body_size(piece.group, square_mm, spec=shape_of(piece))
+        assert _on_layer(size.height) and _on_layer(size.height + RELIEF_MM), (piece.id, size.height)
+    for piece_id in ("queen", "knight", "standard-pawn"):
+        model = build_piece(CATALOGUE.get(piece_id), ModelOptions(square_mm))
+        relief_top = model.parts[Part.RELIEF].bounding_box()[5]
+        assert _on_layer(model.top_mm) and relief_top == pytest.approx(model.relief_top_mm, abs=1e-4)
+        below, above = (model.solid.slice(model.top_mm + dz).area() for dz in (-0.05, 0.05))
+        assert above < 0.8 * below, piece_id  # the top face is there: the section shrinks to the diagram
+
+
+def _round(section: CrossSection, delta: float) -> CrossSection:
+    return section.offset(delta, JoinType.Round, 2.0, 48)
+
+
+def nozzle_problems(model, square_mm: float) -> list[str]:
+    """What a 0.4 mm nozzle cannot print on the top face, from sections of the mesh: raised parts an
+    opening by 0.4 mm removes (narrower than 0.8 mm), holes a closing by 0.5 mm fills (under 1.0 mm),
+    symbols a closing by 0.4 mm joins (gaps under 0.8 mm); in the base code, grooves under 1.0 mm."""
+    problems = []
+    for name, z in (("relief", model.top_mm + RELIEF_MM / 2), ("top face", model.top_mm - 0.3), ("code", 0.3)):
+        section = model.solid.slice(z)
+        closed = _round(_round(section, HOLE_MM / 2), -HOLE_MM / 2)
+        holes = section.num_contour() - len(section.decompose())
+        if holes > closed.num_contour() - len(closed.decompose()):
+            problems.append(f"{name}: a hole under {HOLE_MM} mm")
+        if name == "code":
+            continue  # the land between two letter strokes may end in a point
+        # what an opening removes, less the rounding of sharp corners (thinner than 0.3 mm)
+        lost = _round(section - _round(_round(section, -NOZZLE_MM), NOZZLE_MM), -0.15)
+        if lost.area() > 0.01:
+            problems.append(f"{name}: {lost.area():.2f} mm2 narrower than {WIDTH_MM} mm")
+        joined = _round(_round(section, NOZZLE_MM), -NOZZLE_MM)
+        if len(joined.decompose()) < len(section.decompose()):
+            problems.append(f"{name}: a gap under {WIDTH_MM} mm")
+    return [f"{model.piece_id} at {square_mm:g} mm: {problem}" for problem in problems]
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_top_faces_of_the_tightest_pieces_are_nozzle_safe(square_mm):
+    problems = []
+    for piece_id in ORTHODOX + RISKY:
+        problems += nozzle_problems(build_piece(CATALOGUE.get(piece_id), ModelOptions(square_mm)), square_mm)
+    assert problems == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_every_top_face_is_nozzle_safe(square_mm):
+    problems = []
+    for piece in ALL:
+        problems += nozzle_problems(build_piece(piece, ModelOptions(square_mm)), square_mm)
+    assert problems == []
+
+
+def test_a_thin_line_or_closed_hole_is_caught():
+    """The cross-section checks fail on what they must catch: a 0.7 mm wall and a 0.9 mm hole."""
+    from manifold3d import Manifold
+
+    good = build_piece(CATALOGUE.get("wazir"))
+    wall = Manifold.cube((0.7, 6.0, 2.0)).translate((0.0, 0.0, good.top_mm - 0.5))
+    hole = Manifold.cylinder(5.0, 0.45, 0.45, 24).translate((0.0, 0.0, good.top_mm - 2.0))
+    thin = dataclasses.replace(good, solid=good.solid + wall)
+    holed = dataclasses.replace(good, solid=good.solid - hole)
+    assert nozzle_problems(good, 50.0) == []
+    assert any("narrower" in p for p in nozzle_problems(thin, 50.0))
+    assert any("hole under" in p for p in nozzle_problems(holed, 50.0))
+
+
+def silhouettes(model) -> tuple[CrossSection, CrossSection]:
+    """The piece seen from the front (x, z) and from the side (y, z)."""
+    return model.solid.rotate((90, 0, 0)).project(), model.solid.rotate((0, 90, 0)).project()
+
+
+def unshared(a, b) -> float:
+    """The share of the two silhouettes' union (both views together) that only one piece covers."""
+    union = sum((x + y).area() for x, y in zip(a, b))
+    common = sum((x ^ y).area() for x, y in zip(a, b))
+    return (union - common) / union
+
+
+def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
+    views = {piece_id: silhouettes(build_piece(CATALOGUE.get(piece_id))) for piece_id in ORTHODOX}
+    for a, b in itertools.combinations(ORTHODOX, 2):
+        assert unshared(views[a], views[b]) >= 0.10, (a, b)
+
+
+# same-group pairs measured under 5 % at 50 mm (issue 22): mirror-image and near-mirror pawns, pieces that
+# differ only in a move's modality or in one leap of the same length; their diagrams and codes tell them apart
+NEAR_TWINS = {frozenset(pair) for pair in [
+    ("iron-pawn", "silver-pawn"), ("left-end-pawn", "patient-pawn"), ("patient-pawn", "right-end-pawn"),
+    ("fish-pawn", "standard-pawn"), ("enhanced-pawn", "left-end-pawn"), ("enhanced-pawn", "right-end-pawn"),
+    ("alibaba", "phoenix"), ("horse-pawn", "lance-pawn"), ("enhanced-pawn", "patient-pawn"),
+    ("left-end-pawn", "right-end-pawn"), ("patient-pawn", "standard-pawn"), ("guard", "teleporter"),
+    ("kirin", "woody-rook"), ("phoenix", "ferfil"), ("japanese-pawn", "standard-pawn"),
+    ("guardian", "kirin"), ("fish-pawn", "patient-pawn"), ("giraffe", "zebra"),
+    ("spinal-pawn", "crab"), ("arrow-pawn", "torpedo-pawn"), ("left-end-pawn", "standard-pawn"),
+    ("minister", "crowned-knight"), ("right-end-pawn", "standard-pawn"), ("guard", "guardian"),
+    ("enhanced-pawn", "gold-pawn"), ("nightrider", "unicorn"), ("alfil", "threeleaper"),
+    ("bison", "zebra"), ("cannon", "rook"), ("fish-pawn", "japanese-pawn"),
+]}
+
+
+@pytest.mark.slow
+def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
+    views = {piece.id: silhouettes(build_piece(piece)) for piece in ALL}
+    close = []
+    for group in Group:
+        ids = [piece.id for piece in ALL if piece.group is group]
+        for a, b in itertools.combinations(ids, 2):
+            share = unshared(views[a], views[b])
+            if share < 0.05 and frozenset((a, b)) not in NEAR_TWINS:
+                close.append((a, b, round(share, 3)))
+            assert share > 0.0, (a, b)  # no two pieces of a group share a silhouette
+    assert close == []
+    pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
+    assert len(NEAR_TWINS) <= 0.018 * pairs  # 30 of 1,705 pairs
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_no_piece_tips_over_before_twenty_degrees(square_mm):
+    import math
+
+    import trimesh
+
+    for piece in ALL:
+        model = build_piece(piece, ModelOptions(square_mm))
+        centre = trimesh.Trimesh(*model.mesh(), process=False).center_mass
+        contact = model.size.base_radius - 0.6 - math.hypot(centre[0], centre[1])  # inside the base chamfer
+        assert math.degrees(math.atan2(contact, centre[2])) >= 20.0, piece.id
+
+
+def _steep_faces(model, limit_deg: float):
+    """Triangles above the bed facing down more steeply than limit_deg from vertical, except the flat
+    roofs of the 0.6 mm code grooves (bridges no wider than a stroke)."""
+    import math
+
+    import numpy as np
+
+    vertices, faces = model.mesh()
+    triangles = vertices[faces]
+    normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    lengths = np.linalg.norm(normals, axis=1)
+    nz = normals[:, 2] / np.where(lengths == 0, 1, lengths)
+    steep = (nz < -math.cos(math.radians(limit_deg)) - 1e-4) & (triangles[:, :, 2].min(axis=1) > 1e-6) & (lengths > 0)
+    roofs = np.all(np.isclose(triangles[:, :, 2], 0.6, atol=1e-6), axis=1)
+    return triangles[steep & ~roofs]
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_no_head_collar_or_rib_overhangs_more_than_forty_degrees(square_mm):
+    for piece in ALL:
+        assert len(_steep_faces(build_piece(piece, ModelOptions(square_mm)), 40.0)) == 0, piece.id
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_no_overhang_with_the_weight_pocket_either(square_mm):
+    for piece in ALL:
+        assert len(_steep_faces(build_piece(piece, ModelOptions(square_mm, weight_pocket=True)), 40.0)) == 0, piece.id
