@@ -81,14 +81,17 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, fi
 @click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
 @click.option("--max-per-plate", type=click.IntRange(1, MAX_PER_PLATE),
               help="At most this many pieces a plate, for shorter print jobs (default: as many as fit).")
+@click.option("--one-colour", "--one-color", "one_colour", is_flag=True,
+              help="Pieces printed in one filament: pieces of every height share plates (fewest plates, no filament change).")
 @catalogue_option
 def plate_command(
     sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
-    max_per_plate, catalogue: Catalogue,
+    max_per_plate, one_colour, catalogue: Catalogue,
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate.
 
-    Pieces with their top faces at one height share plates, so one filament change colours every diagram.
+    Pieces with their top faces at one height share plates, so one filament change colours every diagram;
+    with --one-colour pieces of every height share plates.
     """
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(prepare_out_dir(out_dir), options)
@@ -103,7 +106,7 @@ def plate_command(
         with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
             paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,
                                       progress=lambda plate: bar.update(len(plate.placements)),
-                                      max_per_plate=max_per_plate)
+                                      max_per_plate=max_per_plate, one_colour=one_colour)
         click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {target}")
         return
     chosen = select_pieces(catalogue, sets, games, piece_ids)
@@ -111,6 +114,7 @@ def plate_command(
         paths = write_plates(
             chosen, folder, options, bed_mm, spacing_mm, copies,
             progress=lambda plate: bar.update(len(plate.placements)), max_per_plate=max_per_plate,
+            one_colour=one_colour,
         )
     click.echo(f"{len(paths) - 1} plate STL files and {paths[-1].name} in {folder}")
 

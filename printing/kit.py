@@ -220,10 +220,13 @@ Print-on-demand (cards/print-on-demand/)
   (plates.txt says what is where). Print each plate in white and in black, no supports. Other sizes:
     dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
   Shorter print jobs (a failed print costs less): dealer plate --set starter --max-per-plate 6
+  Pieces in one filament, on the fewest plates (pieces of every height together):
+    dealer plate --army chess --one-colour
 
   Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
-  filament change colours every diagram on it and nothing else (a royal's crown too). Change
-  filament before the layer plates.txt names for the plate:
+  filament change colours every diagram on it and the head standing on it (crown, battlements,
+  mitre, horse head) and nothing else. Change
+  filament before the layer plates.txt names for the plate (the shapes put top faces at many heights):
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
 
@@ -272,8 +275,11 @@ def _pieces_figures(catalogue: Catalogue) -> dict[str, str]:
     for group, rows in by_group.items():
         name = group_look(group).plural.lower()
         layers = sorted({(swap.layer, swap.z_mm, swap.top_face_mm) for _, swap, _ in rows})
-        swaps.append(f"    {name + ':':9} " + "; ".join(
-            f"top face {top:.1f} mm, change before layer {layer} (z {z:.1f} mm)" for layer, z, top in layers))
+        (low, low_z, low_top), (high, high_z, high_top) = layers[0], layers[-1]
+        swaps.append(
+            f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)" if len(layers) == 1
+            else f"    {name + ':':9} {len(layers)} heights, top faces {low_top:.1f}-{high_top:.1f} mm: "
+                 f"layers {low}-{high} (z {low_z:.1f}-{high_z:.1f} mm)")
         weights.append(f"    {name + ':':9} {_group_weights([weight for _, _, weight in rows])}")
         each = ", ".join(f"{piece.id}\u00a0{weight.printed_g:.1f}" for piece, _, weight in rows)  # no break inside
         each = textwrap.fill(each, 100, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)

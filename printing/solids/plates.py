@@ -139,10 +139,13 @@ def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
     progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
+    one_colour: bool = False,
 ) -> list[Path]:
     """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last).
 
-    A piece listed twice is placed twice; `copies` multiplies every entry.
+    A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces whose top
+    faces share a colour-swap layer, unless `one_colour` (pieces printed in one filament): then pieces
+    of every height share plates, the fewest plates that fit.
     """
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
@@ -151,7 +154,10 @@ def write_plates(
     items = [
         (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
     ]
-    plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
+    if one_colour:
+        plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
+    else:
+        plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
     paths = []
     for plate in plates:
         triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
@@ -183,6 +189,8 @@ def plate_listing(
         f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
         colour_note + " The forward notch points to +y (the back of the bed).",
     ]
+    if plates and layer_mm is None:
+        lines.append("Pieces of every height share these plates (--one-colour): print each plate in one filament.")
     if layer_mm:
         lines += textwrap.wrap(
             "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
@@ -245,16 +253,6 @@ def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceD
     return armies
 
 
-def write_deal_plates(
-    path: str | Path, catalogue: Catalogue, out_dir: str | Path, options: ModelOptions = ModelOptions(),
-    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
-    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None,
-) -> list[Path]:
-    """Plates for a saved deal: white/ and black/ folders, each side's pieces in its own colour."""
-    armies = deal_armies(path, catalogue)
-    return write_side_plates(armies, "this deal", out_dir, options, bed_mm, spacing_mm, progress, max_per_plate)
-
-
 def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
     """Every piece on the board at the start of a game (its FEN placement), by side."""
     placement = load_game(game_id).start.split()[0]
@@ -269,12 +267,12 @@ def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]
 def write_side_plates(
     armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = ModelOptions(),
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
-    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None,
+    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None, one_colour: bool = False,
 ) -> list[Path]:
     """Plates per side in white/ and black/ folders, each side's pieces in its own colour."""
     written = []
     for side, pieces in armies.items():
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
         written += write_plates(
-            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate)
+            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour)
     return written
