@@ -34,6 +34,7 @@ COMMAND_MODULES = {
     "plate": "pieces_commands",
     "render": "pieces_commands",
     "export": "export_commands",
+    "uci": "uci_commands",
 }
 DEBUG_VARIABLE = "DEALER_DEBUG"  # set to 1 to see the traceback behind an unexpected error
 
