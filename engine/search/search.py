@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.attacks import in_check
+from engine.attacks import in_check, is_attacked
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.position import Position
-from engine.rules import battle_moves, has_battle_move, legal_moves
+from engine.rules import battle_moves, legal_moves, pseudo_moves
 
 from engine.search.chance import deck_cards, draws_from_deck, expected_best_of_three, one_per_draw
 from engine.search.evaluation import Evaluator, evaluator_for
@@ -101,6 +101,7 @@ class Searcher:
         self.pv = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
         self.battles = bool(pos.game.battle_move)
+        self.promotion_gain = self._promotion_gain(pos)
         level = limits.level if limits.level is not None and 1 <= limits.level < 8 else None
         noise = self.config.level[level - 1].noise if level else 0
         max_depth = min(limits.depth or MAX_PLY - 4, self.config.level[level - 1].depth if level else MAX_PLY - 4)
@@ -299,15 +300,16 @@ class Searcher:
         stand = self._eval()
         if stand >= beta or ply >= MAX_PLY:
             return stand
-        moves = legal_moves(pos)
-        if not moves:
-            if self.battles and pos.turn not in pos.battle_used and has_battle_move(pos):
-                return stand
-            return -MATE + ply if in_check(pos, pos.turn) or not pos.royals[pos.turn] else 0
+        margin = self.config.search.delta_margin
+        if stand + self._best_victim(pos) + margin < alpha:
+            return stand  # no capture can bring the score up to alpha
+        if pos.must_move:
+            moves = legal_moves(pos)  # a jumped Hyena's obligation: only the referee's full list says it
+        else:
+            moves = pseudo_moves(pos, pos.turn)  # captures are checked for royal safety once made, below
         if stand > alpha:
             alpha = stand
         occ, piece, terms = pos.occ, pos.piece, self.evaluator.type_terms
-        margin = self.config.search.delta_margin
         scored = []
         for m in moves:
             kind, promotion = m[2], m[3]
@@ -323,6 +325,8 @@ class Searcher:
                 gain += self.evaluator.value(promotion) - terms(piece[m[0]]).value
             if stand + gain + margin < alpha:
                 continue
+            if promotion is None and terms(piece[m[0]]).value > gain + 50 and is_attacked(pos, m[1], 1 - pos.turn):
+                continue  # a capture by a bigger piece of a defended one: it loses material
             scored.append((gain * 16 - terms(piece[m[0]]).value // 8, m))
         if not scored:
             return stand
@@ -331,9 +335,12 @@ class Searcher:
             scored = [s for s in scored if s[1] in keep]
         scored.sort(key=lambda s: s[0], reverse=True)
         best = stand
+        mover = pos.turn
         for _, m in scored:
             self._push(m)
             try:
+                if not pos.royals[mover] or in_check(pos, mover):
+                    continue  # not legal: it leaves the mover's royal attacked
                 score = -self._quiesce(-beta, -alpha, ply + 1)
             finally:
                 self._pop(m)
@@ -374,6 +381,12 @@ class Searcher:
         keyed.sort(key=lambda k: k[0], reverse=True)
         return [m for _, m in keyed]
 
+    def _best_victim(self, pos: Position) -> int:
+        """The value of the enemy's biggest piece on the board, plus a pawn's promotion as a bound."""
+        piece, terms = pos.piece, self.evaluator.type_terms
+        best = max((terms(piece[sq]).value for sq in pos.squares[1 - pos.turn]), default=0)
+        return best + self.promotion_gain
+
     def _some_battles(self) -> list[Move]:
         limit = self.config.search.max_battle_moves
         found = []
@@ -382,6 +395,14 @@ class Searcher:
             if len(found) >= limit:
                 break
         return found
+
+    def _promotion_gain(self, pos: Position) -> int:
+        """The most a promotion can add: the biggest piece any pawn may become (hands, lists, the deck)."""
+        ev = self.evaluator
+        ids = set(pos.game.promotion_pieces) | set(pos.hands[0]) | set(pos.hands[1]) | set(deck_cards(pos))
+        for t in range(len(pos.types.types)):
+            ids.update(pos.types.types[t].piece.promotes_to)
+        return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
 
     def _eval(self) -> int:
         bias = self.bias
