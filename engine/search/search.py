@@ -94,9 +94,8 @@ class Searcher:
         self.mask = tuning.check_every_nodes
         self.nodes = 0
         self.evaluator: Evaluator = evaluator_for(pos.types)
-        self.bias_stack: list[int] = []
         self.partial_move: Move | None = None
-        self.bias = 0  # White's view: the expected value of drawn cards minus the cards the lines use
+        self.deck = pos.deck is not None  # the big-deck option: promotions draw hidden cards (engine.search.chance)
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self.pv = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
@@ -181,6 +180,19 @@ class Searcher:
         best, best_move, best_noisy, best_pv = -INFINITE, moves[0], -INFINITE, [moves[0]]
         found: dict[Move, int] = {}
         for i, m in enumerate(moves):
+            if self.deck and draws_from_deck(self.pos, m):
+                score = self._drawn_score(m)
+                found[m] = score
+                noisy = score + (self.rng.randint(-noise, noise) if noise else 0)
+                if noisy > best_noisy:
+                    best_noisy, best, best_move, best_pv = noisy, score, m, [m]
+
+                    if score > alpha and not noise:
+                        alpha = score
+                        self.partial_move = m
+                if score >= beta and not noise:
+                    break
+                continue
             self._push(m)
             try:
                 if noise:
@@ -237,7 +249,7 @@ class Searcher:
             moves = self._some_battles()
         if not moves:
             return -MATE + ply if checked or not pos.royals[pos.turn] else 0
-        if pos.deck is not None:
+        if self.deck:
             moves = one_per_draw(pos, moves)
         tuning = self.config.search
         static = None
@@ -261,20 +273,14 @@ class Searcher:
             quiet = m[3] is None and (kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[m[1]] == EMPTY)))
             if futile and quiet and i > 0 and best > -MATE_BOUND:
                 continue
-            self._push(m)
-            try:
-                if i == 0:
-                    score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
-                else:
-                    reduction = 0
-                    if (quiet and depth >= tuning.lmr_min_depth and i >= tuning.lmr_min_moves and not checked
-                            and m != killers[0] and m != killers[1] and not in_check(pos, pos.turn)):
-                        reduction = 1 + (i >= 8 and depth >= 5)
-                    score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
-                    if score > alpha and (reduction or score < beta):
-                        score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
-            finally:
-                self._pop(m)
+            if self.deck and draws_from_deck(pos, m):
+                score = self._drawn_score(m)
+            else:
+                self._push(m)
+                try:
+                    score = self._child(m, i, depth, alpha, beta, ply, quiet, checked, killers)
+                finally:
+                    self._pop(m)
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
@@ -290,6 +296,21 @@ class Searcher:
                         break
         self.table.put(key, depth, bound, _to_table(best, ply), best_move)
         return best
+
+    def _child(self, m: Move, i: int, depth: int, alpha: int, beta: int, ply: int, quiet: bool, checked: bool,
+               killers: list) -> int:
+        """The score of a move just made: the first in full, the others by a null window, late quiet ones reduced."""
+        if i == 0:
+            return -self._node(depth - 1, -beta, -alpha, ply + 1, True)
+        tuning = self.config.search
+        reduction = 0
+        if (quiet and depth >= tuning.lmr_min_depth and i >= tuning.lmr_min_moves and not checked
+                and m != killers[0] and m != killers[1] and not in_check(self.pos, self.pos.turn)):
+            reduction = 1 + (i >= 8 and depth >= 5)
+        score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+        if score > alpha and (reduction or score < beta):
+            score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
+        return score
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -322,7 +343,7 @@ class Searcher:
             else:
                 continue
             if promotion is not None:
-                gain += self.evaluator.value(promotion) - terms(piece[m[0]]).value
+                gain += self._promotion_value(m) - terms(piece[m[0]]).value
             if stand + gain + margin < alpha:
                 continue
             if promotion is None and terms(piece[m[0]]).value > gain + 50 and is_attacked(pos, m[1], 1 - pos.turn):
@@ -330,13 +351,22 @@ class Searcher:
             scored.append((gain * 16 - terms(piece[m[0]]).value // 8, m))
         if not scored:
             return stand
-        if pos.deck is not None:
+        if self.deck:
             keep = set(one_per_draw(pos, [m for _, m in scored]))
             scored = [s for s in scored if s[1] in keep]
         scored.sort(key=lambda s: s[0], reverse=True)
         best = stand
         mover = pos.turn
         for _, m in scored:
+            if self.deck and draws_from_deck(pos, m):
+                score = self._drawn_score(m)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            break
+                continue
             self._push(m)
             try:
                 if not pos.royals[mover] or in_check(pos, mover):
@@ -368,9 +398,9 @@ class Searcher:
                 victim = piece[m[4]] if kind == EN_PASSANT else piece[to]
                 score = (1 << 30) + terms(victim).value * 64 - terms(piece[frm]).value // 4
                 if promotion is not None:
-                    score += value(promotion) * 64
+                    score += self._promotion_value(m) * 64
             elif promotion is not None:
-                score = (1 << 29) + value(promotion)
+                score = (1 << 29) + self._promotion_value(m)
             elif m == killers[0]:
                 score = 1 << 28
             elif m == killers[1]:
@@ -405,26 +435,34 @@ class Searcher:
         return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
 
     def _eval(self) -> int:
-        bias = self.bias
-        score = self.evaluator.evaluate(self.pos)
-        return score + (bias if self.pos.turn == 0 else -bias)
+        return self.evaluator.evaluate(self.pos)
+
 
     def _push(self, m: Move) -> None:
-        """Play a move; a card drawn from the hidden stack is valued at its expectation (engine.search.chance)."""
-        pos = self.pos
-        change = 0
-        if pos.deck is not None and draws_from_deck(pos, m):
-            ev = self.evaluator
-            expected = expected_best_of_three(tuple(ev.value(c) for c in deck_cards(pos)))
-            delta = round(expected * ev.weights.deck_card_factor) - ev.value(m.promotion)
-            change = delta if pos.turn == 0 else -delta
-        pos.push(m)
-        self.bias += change
-        self.bias_stack.append(change)
+        self.pos.push(m)
 
     def _pop(self, m: Move) -> None:
         self.pos.pop()
-        self.bias -= self.bias_stack.pop()
+
+    def _promotion_value(self, m: Move) -> int:
+        """What the piece a move promotes to is worth; a card from the hidden stack at its expectation."""
+        if self.deck and draws_from_deck(self.pos, m):
+            return self._expected_card()
+        return self.evaluator.value(m.promotion)
+
+    def _expected_card(self) -> int:
+        ev = self.evaluator
+        expected = expected_best_of_three(tuple(ev.value(c) for c in deck_cards(self.pos)))
+        return round(expected * ev.weights.deck_card_factor)
+
+    def _drawn_score(self, m: Move) -> int:
+        """A move that draws from the hidden stack, scored without playing it (playing it would show the
+        cards): the evaluation now, plus what it captures, plus the expected card, less the pawn."""
+        pos = self.pos
+        terms = self.evaluator.type_terms
+        victim = pos.piece[m.extra] if m.kind == EN_PASSANT else (pos.piece[m.to] if m.kind == NORMAL else -1)
+        gain = terms(victim).value if victim >= 0 else 0
+        return self._eval() + gain + self._expected_card() - terms(pos.piece[m.frm]).value
 
     def _null_safe(self, pos: Position) -> bool:
         """A null move only where passing cannot be the point: not in special turn states, with a piece
