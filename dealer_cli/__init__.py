@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "deal": "deal_commands",
     "perft": "engine_commands",
     "moves": "engine_commands",
+    "analyse": "analyse_commands",
     "play": "play_commands",
     "serve": "serve_commands",
     "kit": "cards_commands",

@@ -1,11 +1,12 @@
 """The big-deck draw stack is chance: the search never reads its order.
 
 A pawn that promotes from the draw stack (Dealer's big-deck option) gets the best of the three top
-cards, which nobody knows before the draw. Inside the search such a move is tried once per
-pawn move (whichever card the referee lists first), and the card is valued at what a player can
-expect: the best of three cards drawn at random from the stack's cards, counted as a multiset.
-Only at the root, once the pawn move is chosen, are the three real cards looked at, as the player
-looks at them after drawing (docs/search.md).
+cards, which nobody knows before the draw. The search keeps one such move per pawn move and never
+plays it (the position after it would show the card): it scores it from the position before, with
+the card valued at what a player can expect, the best of three cards drawn at random from the
+stack's cards counted as a multiset. Only once the pawn move is chosen at the root are the three
+real cards looked at, as the player looks at them after drawing (docs/search.md).
+
 """
 
 from __future__ import annotations

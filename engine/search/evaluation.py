@@ -94,15 +94,16 @@ class Evaluator:
         known = len(terms)
         total, phase = 0, 0
         for side in (0, 1):
-            sign = 1 if side == 0 else -1
+            part = 0
             for sq in pos.squares[side]:
                 t = piece[sq]
                 entry = terms[t] if t < known else self.type_terms(t)
-                total += sign * entry.squares[side][sq]
+                part += entry.squares[side][sq]
                 phase += entry.phase
             hand = pos.hands[side]
             if hand:
-                total += sign * round(self.weights.hand_fraction * sum(self.value(i) for i in hand))
+                part += round(self.weights.hand_fraction * sum(self.value(i) for i in hand))
+            total += part if side == 0 else -part
         total += self._royal_safety(pos, min(phase, self.full_phase))
         score = total if pos.turn == 0 else -total
         return score + self.weights.tempo

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.attacks import in_check
+from engine.attacks import in_check, is_attacked
 from engine.kernel import EMPTY
 from engine.move import Kind, Move
 from engine.position import Position
-from engine.rules import battle_moves, has_battle_move, legal_moves
+from engine.rules import battle_moves, legal_moves, pseudo_moves
 
 from engine.search.chance import deck_cards, draws_from_deck, expected_best_of_three, one_per_draw
 from engine.search.evaluation import Evaluator, evaluator_for
@@ -94,13 +94,13 @@ class Searcher:
         self.mask = tuning.check_every_nodes
         self.nodes = 0
         self.evaluator: Evaluator = evaluator_for(pos.types)
-        self.bias_stack: list[int] = []
         self.partial_move: Move | None = None
-        self.bias = 0  # White's view: the expected value of drawn cards minus the cards the lines use
+        self.deck = pos.deck is not None  # the big-deck option: promotions draw hidden cards (engine.search.chance)
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self.pv = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
         self.battles = bool(pos.game.battle_move)
+        self.promotion_gain = self._promotion_gain(pos)
         level = limits.level if limits.level is not None and 1 <= limits.level < 8 else None
         noise = self.config.level[level - 1].noise if level else 0
         max_depth = min(limits.depth or MAX_PLY - 4, self.config.level[level - 1].depth if level else MAX_PLY - 4)
@@ -180,6 +180,19 @@ class Searcher:
         best, best_move, best_noisy, best_pv = -INFINITE, moves[0], -INFINITE, [moves[0]]
         found: dict[Move, int] = {}
         for i, m in enumerate(moves):
+            if self.deck and draws_from_deck(self.pos, m):
+                score = self._drawn_score(m)
+                found[m] = score
+                noisy = score + (self.rng.randint(-noise, noise) if noise else 0)
+                if noisy > best_noisy:
+                    best_noisy, best, best_move, best_pv = noisy, score, m, [m]
+
+                    if score > alpha and not noise:
+                        alpha = score
+                        self.partial_move = m
+                if score >= beta and not noise:
+                    break
+                continue
             self._push(m)
             try:
                 if noise:
@@ -236,7 +249,7 @@ class Searcher:
             moves = self._some_battles()
         if not moves:
             return -MATE + ply if checked or not pos.royals[pos.turn] else 0
-        if pos.deck is not None:
+        if self.deck:
             moves = one_per_draw(pos, moves)
         tuning = self.config.search
         static = None
@@ -260,20 +273,14 @@ class Searcher:
             quiet = m[3] is None and (kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[m[1]] == EMPTY)))
             if futile and quiet and i > 0 and best > -MATE_BOUND:
                 continue
-            self._push(m)
-            try:
-                if i == 0:
-                    score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
-                else:
-                    reduction = 0
-                    if (quiet and depth >= tuning.lmr_min_depth and i >= tuning.lmr_min_moves and not checked
-                            and m != killers[0] and m != killers[1] and not in_check(pos, pos.turn)):
-                        reduction = 1 + (i >= 8 and depth >= 5)
-                    score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
-                    if score > alpha and (reduction or score < beta):
-                        score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
-            finally:
-                self._pop(m)
+            if self.deck and draws_from_deck(pos, m):
+                score = self._drawn_score(m)
+            else:
+                self._push(m)
+                try:
+                    score = self._child(m, i, depth, alpha, beta, ply, quiet, checked, killers)
+                finally:
+                    self._pop(m)
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
@@ -290,6 +297,21 @@ class Searcher:
         self.table.put(key, depth, bound, _to_table(best, ply), best_move)
         return best
 
+    def _child(self, m: Move, i: int, depth: int, alpha: int, beta: int, ply: int, quiet: bool, checked: bool,
+               killers: list) -> int:
+        """The score of a move just made: the first in full, the others by a null window, late quiet ones reduced."""
+        if i == 0:
+            return -self._node(depth - 1, -beta, -alpha, ply + 1, True)
+        tuning = self.config.search
+        reduction = 0
+        if (quiet and depth >= tuning.lmr_min_depth and i >= tuning.lmr_min_moves and not checked
+                and m != killers[0] and m != killers[1] and not in_check(self.pos, self.pos.turn)):
+            reduction = 1 + (i >= 8 and depth >= 5)
+        score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+        if score > alpha and (reduction or score < beta):
+            score = -self._node(depth - 1, -beta, -alpha, ply + 1, True)
+        return score
+
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if self.nodes % self.mask == 0:
@@ -299,15 +321,16 @@ class Searcher:
         stand = self._eval()
         if stand >= beta or ply >= MAX_PLY:
             return stand
-        moves = legal_moves(pos)
-        if not moves:
-            if self.battles and pos.turn not in pos.battle_used and has_battle_move(pos):
-                return stand
-            return -MATE + ply if in_check(pos, pos.turn) or not pos.royals[pos.turn] else 0
+        margin = self.config.search.delta_margin
+        if stand + self._best_victim(pos) + margin < alpha:
+            return stand  # no capture can bring the score up to alpha
+        if pos.must_move:
+            moves = legal_moves(pos)  # a jumped Hyena's obligation: only the referee's full list says it
+        else:
+            moves = pseudo_moves(pos, pos.turn)  # captures are checked for royal safety once made, below
         if stand > alpha:
             alpha = stand
         occ, piece, terms = pos.occ, pos.piece, self.evaluator.type_terms
-        margin = self.config.search.delta_margin
         scored = []
         for m in moves:
             kind, promotion = m[2], m[3]
@@ -320,20 +343,34 @@ class Searcher:
             else:
                 continue
             if promotion is not None:
-                gain += self.evaluator.value(promotion) - terms(piece[m[0]]).value
+                gain += self._promotion_value(m) - terms(piece[m[0]]).value
             if stand + gain + margin < alpha:
                 continue
+            if promotion is None and terms(piece[m[0]]).value > gain + 50 and is_attacked(pos, m[1], 1 - pos.turn):
+                continue  # a capture by a bigger piece of a defended one: it loses material
             scored.append((gain * 16 - terms(piece[m[0]]).value // 8, m))
         if not scored:
             return stand
-        if pos.deck is not None:
+        if self.deck:
             keep = set(one_per_draw(pos, [m for _, m in scored]))
             scored = [s for s in scored if s[1] in keep]
         scored.sort(key=lambda s: s[0], reverse=True)
         best = stand
+        mover = pos.turn
         for _, m in scored:
+            if self.deck and draws_from_deck(pos, m):
+                score = self._drawn_score(m)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            break
+                continue
             self._push(m)
             try:
+                if not pos.royals[mover] or in_check(pos, mover):
+                    continue  # not legal: it leaves the mover's royal attacked
                 score = -self._quiesce(-beta, -alpha, ply + 1)
             finally:
                 self._pop(m)
@@ -361,9 +398,9 @@ class Searcher:
                 victim = piece[m[4]] if kind == EN_PASSANT else piece[to]
                 score = (1 << 30) + terms(victim).value * 64 - terms(piece[frm]).value // 4
                 if promotion is not None:
-                    score += value(promotion) * 64
+                    score += self._promotion_value(m) * 64
             elif promotion is not None:
-                score = (1 << 29) + value(promotion)
+                score = (1 << 29) + self._promotion_value(m)
             elif m == killers[0]:
                 score = 1 << 28
             elif m == killers[1]:
@@ -374,6 +411,12 @@ class Searcher:
         keyed.sort(key=lambda k: k[0], reverse=True)
         return [m for _, m in keyed]
 
+    def _best_victim(self, pos: Position) -> int:
+        """The value of the enemy's biggest piece on the board, plus a pawn's promotion as a bound."""
+        piece, terms = pos.piece, self.evaluator.type_terms
+        best = max((terms(piece[sq]).value for sq in pos.squares[1 - pos.turn]), default=0)
+        return best + self.promotion_gain
+
     def _some_battles(self) -> list[Move]:
         limit = self.config.search.max_battle_moves
         found = []
@@ -383,27 +426,43 @@ class Searcher:
                 break
         return found
 
+    def _promotion_gain(self, pos: Position) -> int:
+        """The most a promotion can add: the biggest piece any pawn may become (hands, lists, the deck)."""
+        ev = self.evaluator
+        ids = set(pos.game.promotion_pieces) | set(pos.hands[0]) | set(pos.hands[1]) | set(deck_cards(pos))
+        for t in range(len(pos.types.types)):
+            ids.update(pos.types.types[t].piece.promotes_to)
+        return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
+
     def _eval(self) -> int:
-        bias = self.bias
-        score = self.evaluator.evaluate(self.pos)
-        return score + (bias if self.pos.turn == 0 else -bias)
+        return self.evaluator.evaluate(self.pos)
+
 
     def _push(self, m: Move) -> None:
-        """Play a move; a card drawn from the hidden stack is valued at its expectation (engine.search.chance)."""
-        pos = self.pos
-        change = 0
-        if pos.deck is not None and draws_from_deck(pos, m):
-            ev = self.evaluator
-            expected = expected_best_of_three(tuple(ev.value(c) for c in deck_cards(pos)))
-            delta = round(expected * ev.weights.deck_card_factor) - ev.value(m.promotion)
-            change = delta if pos.turn == 0 else -delta
-        pos.push(m)
-        self.bias += change
-        self.bias_stack.append(change)
+        self.pos.push(m)
 
     def _pop(self, m: Move) -> None:
         self.pos.pop()
-        self.bias -= self.bias_stack.pop()
+
+    def _promotion_value(self, m: Move) -> int:
+        """What the piece a move promotes to is worth; a card from the hidden stack at its expectation."""
+        if self.deck and draws_from_deck(self.pos, m):
+            return self._expected_card()
+        return self.evaluator.value(m.promotion)
+
+    def _expected_card(self) -> int:
+        ev = self.evaluator
+        expected = expected_best_of_three(tuple(ev.value(c) for c in deck_cards(self.pos)))
+        return round(expected * ev.weights.deck_card_factor)
+
+    def _drawn_score(self, m: Move) -> int:
+        """A move that draws from the hidden stack, scored without playing it (playing it would show the
+        cards): the evaluation now, plus what it captures, plus the expected card, less the pawn."""
+        pos = self.pos
+        terms = self.evaluator.type_terms
+        victim = pos.piece[m.extra] if m.kind == EN_PASSANT else (pos.piece[m.to] if m.kind == NORMAL else -1)
+        gain = terms(victim).value if victim >= 0 else 0
+        return self._eval() + gain + self._expected_card() - terms(pos.piece[m.frm]).value
 
     def _null_safe(self, pos: Position) -> bool:
         """A null move only where passing cannot be the point: not in special turn states, with a piece
