@@ -89,13 +89,14 @@ class Table:
         if self._thinker is not None and self._thinker.is_alive():
             return
         copy = replayed(self.session.position, self.session.start_fen)
-        self._thinker = threading.Thread(target=self._think, args=(copy, self.version), daemon=True)
+        self._thinker = threading.Thread(target=self._think, args=(copy, self.version, self.session.computer_clock()),
+                                         daemon=True)
         self._thinker.start()
 
-    def _think(self, position, seen: int) -> None:
+    def _think(self, position, seen: int, clock_left: float | None) -> None:
         """The computer's search, off the lock; its move is played only if nothing changed meanwhile."""
         session = self.session
-        move = session.computer.choose(position, self._stop_thinking)
+        move = session.computer.choose(position, self._stop_thinking, clock_left)
         with self.lock:
             self._thinker = None
             if self._stop_thinking.is_set():

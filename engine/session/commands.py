@@ -81,7 +81,7 @@ def computer_turn(session: Session) -> Answer | None:
     flag = session.check_time()
     if flag is not None:
         return Answer(flag, changed=True, board=True)
-    move = session.computer.choose(session.position)
+    move = session.computer.choose(session.position, clock_left=session.computer_clock())
     if move is None:
         return None
     text = format_move(session.position, move)

@@ -18,6 +18,7 @@ from engine.position import SIDE_NAMES, Position
 from engine.search import Limits, Searcher
 
 THINK_SECONDS = 2.0  # the default time per move
+CLOCK_SHARE = 1 / 20  # on a clock, never more than this share of the time it has left on one move
 LEVELS = range(1, 9)  # 1 for a beginner ... 8, full strength (assets/search/engine.toml says what each is)
 
 
@@ -42,9 +43,10 @@ class Computer:
             raise GameError(f"--level {level}; allowed: {LEVELS.start} (a beginner) to {LEVELS.stop - 1} (full strength)")
         return cls(SIDE_NAMES.index(side), seconds, level)
 
-    @property
-    def limits(self) -> Limits:
-        return Limits(seconds=self.seconds, level=self.level)
+    def limits(self, clock_left: float | None = None) -> Limits:
+        """Its --think seconds, or less on a clock: a twentieth of the time it has left (at least 0.05 s)."""
+        seconds = self.seconds if clock_left is None else min(self.seconds, max(0.05, clock_left * CLOCK_SHARE))
+        return Limits(seconds=seconds, level=self.level)
 
     @property
     def name(self) -> str:
@@ -52,9 +54,9 @@ class Computer:
         strength = "full strength" if self.level in (None, LEVELS.stop - 1) else f"level {self.level}"
         return f"Computer ({strength}, {self.seconds:g} s a move)"
 
-    def choose(self, pos: Position, stop: threading.Event | None = None) -> Move | None:
+    def choose(self, pos: Position, stop: threading.Event | None = None, clock_left: float | None = None) -> Move | None:
         """The move it plays in `pos` (left as it was); None when it has no legal move."""
-        return self.searcher.search(pos, self.limits, stop=stop).move
+        return self.searcher.search(pos, self.limits(clock_left), stop=stop).move
 
 
 def replayed(pos: Position, start_fen: str) -> Position:

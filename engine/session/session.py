@@ -241,6 +241,10 @@ class Session:
         self.computer = computer
         self.tags[SIDE_NAMES[computer.side].capitalize()] = computer.name
 
+    def computer_clock(self) -> float | None:
+        """The seconds the computer has left on the clock, if there is one (it thinks less when short of time)."""
+        return None if self.clock is None or self.computer is None else self.clock.left(self.computer.side)
+
     @property
     def computer_due(self) -> bool:
         """Whether it is the computer's turn to move (the interfaces then call computer_move)."""
@@ -258,7 +262,7 @@ class Session:
         if flag is not None:
             return flag
         if move is None:
-            move = self.computer.choose(self.position)
+            move = self.computer.choose(self.position, clock_left=self.computer_clock())
         legal = rules.battle_moves(self.position) if move is not None and move.kind == Kind.BATTLE else self.legal_moves()
         if move is None or move not in legal:
             raise SessionError("the computer found no legal move here")

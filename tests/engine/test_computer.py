@@ -125,3 +125,11 @@ def test_level_one_is_weaker_than_full_strength():
     beginner.searcher.rng.seed(1)  # the level's random error, made repeatable
     chosen = [format_move(pos, beginner.choose(pos)) for _ in range(12)]
     assert 2 <= chosen.count("d2d5") <= 10, chosen
+
+
+def test_on_a_clock_the_computer_thinks_at_most_a_twentieth_of_its_time():
+    computer = Computer.create("black", 5.0)
+    assert computer.limits().seconds == 5.0
+    assert computer.limits(clock_left=60).seconds == pytest.approx(3.0)
+    assert computer.limits(clock_left=0.2).seconds == 0.05
+    assert computer.limits(clock_left=600).seconds == 5.0

@@ -20,6 +20,7 @@ let busy = false;
 let cardShown = null;      // the card on show: { piece, side, square } (square null for a card in hand)
 let unreachable = false;   // the last poll failed: the page says so until the server answers again
 let pollTimer = null;
+let lastSaid = null;       // the computer's last move as last shown, so each one is shown once
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,11 +58,11 @@ async function send(path, body) {
 }
 
 function accept(answer) {
-  if (answer.state) setState(answer.state);
+  const said = answer.state ? setState(answer.state) : "";
   if (answer.error) {
     say(answer.error, true);
   } else if (answer.events) {
-    say(answer.events.map((event) => event.text).join(" · "), false);
+    say(answer.events.map((event) => event.text).concat(said ? [said] : []).join(" · "), false);
   }
   selected = null;
   closeCard(); // on a phone the board is wanted whole again after an action
@@ -70,12 +71,16 @@ function accept(answer) {
 }
 
 function setState(next) {
-  const wasThinking = thinking();
+  // returns the computer's move when it is new here (and shows it), else ""
   state = next;
-  if (wasThinking && !thinking() && state.computer.said.length) say(state.computer.said.join(" · "), false);
+  const said = state.computer && !thinking() ? state.computer.said.join(" · ") : "";
+  const fresh = said && said !== lastSaid ? said : "";
+  if (state.computer && !thinking()) lastSaid = said;
+  if (fresh) say(fresh, false);
   stateAt = performance.now();
   if (!state.battle) battleSteps = null;
   followCard();
+  return fresh;
 }
 
 function thinking() {
