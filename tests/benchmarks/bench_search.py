@@ -8,7 +8,9 @@ fixed list is played twice, the engines swapping colours; a game still going aft
 scored a draw. The issue's target: at least 50 % against sunfish at 0.3 s per move.
 
 Run: .venv/bin/python tests/benchmarks/bench_search.py [--games 16] [--movetime 0.3] [--fsf-depths 1,2,3]
-Needs sunfish (`pip install -e '.[test]'`: its `sunfish-uci`) and, for the second part, Debian's
+Needs sunfish in the same environment: `.venv/bin/pip install --no-deps sunfish` (its `sunfish-uci`;
+--no-deps because it pins chess==1.9.4, older than the test extra's, and its UCI part does not import
+chess), so it is not in pyproject.toml. For the second part, Debian's
 `fairy-stockfish` (/usr/games/fairy-stockfish). WAD Chess is not measured against it: Debian's build
 (Fairy-Stockfish 11.1) loads `dealer export fsf wad-chess` but gives its custom pieces no moves
 ("bestmove (none)" at the start).
@@ -125,6 +127,8 @@ def main() -> None:
     parser.add_argument("--fsf-depths", default="1,2,3", help="Fairy-Stockfish's fixed depths ('' to skip)")
     parser.add_argument("--fsf-games", type=int, default=4, help="games per depth against Fairy-Stockfish")
     args = parser.parse_args()
+    if not Path(SUNFISH).exists():
+        sys.exit(f"no {SUNFISH}: install sunfish with {Path(sys.executable).with_name('pip')} install --no-deps sunfish")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     started = time.perf_counter()
     limit = chess.engine.Limit(time=args.movetime)
