@@ -14,10 +14,10 @@ import chess.engine
 DEALER_UCI = [sys.executable, "-c", "from dealer_cli import main; main()", "uci"]
 MOVETIME = 0.2
 # The engine keeps 30 ms of each movetime back and its search stops itself in time; the answer must
-# reach python-chess within MOVETIME + 50 ms. Measured on the 2-core shared machine under a load of
-# about 2 to 4: the slowest of ~20 answers was 94-180 ms at movetime 100-200 ms. A busy machine can
-# still hold the process back now and then, so one answer in twenty may be up to 250 ms late before
-# this test fails; the median must keep the 50 ms bound.
+# reach python-chess within MOVETIME + 50 ms. Measured on the 2-core machine shared with other work
+# (load average 2.5 to 4.4): 7 runs of 21-23 answers at movetime 200 ms, medians 154-177 ms, slowest
+# 194-225 ms, none late. A busier machine can still hold the process back now and then, so one
+# answer in twenty may be up to 250 ms late before this test fails; the median must keep the 50 ms bound.
 SLACK_S, LATE_SLACK_S = 0.05, 0.25
 
 
