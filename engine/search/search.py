@@ -80,6 +80,25 @@ class Searcher:
         self.table.clear()
         self.history.clear()
 
+    def prepare(self, pos: Position, deadline: float | None = None) -> None:
+        """Build the evaluation's tables for the pieces of this game: the board's, the hands' and the deck's.
+
+        A search does it first, inside its time; a big deal's first search may spend a second on it
+        (piece values come from engine.measure's model), so an interface can call this before its clock runs.
+        """
+        evaluator = evaluator_for(pos.types)
+        ids = set(pos.hands[0]) | set(pos.hands[1]) | set(deck_cards(pos)) | set(pos.game.promotion_pieces)
+        for t in {pos.piece[sq] for side in (0, 1) for sq in pos.squares[side]}:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop
+            evaluator.type_terms(t)
+            ids.update(pos.types.types[t].piece.promotes_to)
+        for piece_id in sorted(ids):
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop
+            if piece_id in pos.catalogue:
+                evaluator.value(piece_id)
+
     # --- the public search ------------------------------------------------------------------
     def search(
         self, pos: Position, limits: Limits, on_info: Callable[[Info], None] | None = None,
@@ -100,7 +119,14 @@ class Searcher:
         self.pv = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
         self.battles = bool(pos.game.battle_move)
+        try:
+            self.prepare(pos, self.deadline)
+        except _Stop:  # no time left to read the pieces' values: the referee's first move, unsearched
+            moves = legal_moves(pos) or list(battle_moves(pos))[:1]
+            info = Info(0, None, None, 0, 0, time.perf_counter() - self.started, tuple(moves[:1]))
+            return SearchResult(moves[0] if moves else None, info)
         self.promotion_gain = self._promotion_gain(pos)
+
         level = limits.level if limits.level is not None and 1 <= limits.level < 8 else None
         noise = self.config.level[level - 1].noise if level else 0
         max_depth = min(limits.depth or MAX_PLY - 4, self.config.level[level - 1].depth if level else MAX_PLY - 4)
