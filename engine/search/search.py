@@ -30,6 +30,7 @@ MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, by distance
 INFINITE = MATE + 1
 MAX_PLY = 96
+EVAL_CACHE_SIZE = 200_000  # static evaluations remembered (a dict; emptied when full)
 NORMAL, EN_PASSANT, BATTLE = Kind.NORMAL, Kind.EN_PASSANT, Kind.BATTLE
 
 
@@ -73,12 +74,15 @@ class Searcher:
         self.config = settings()
         self.table = TranspositionTable(max(1, hash_mb) * self.config.search.hash_entries_per_mb)
         self.history: dict[tuple[int, int, int], int] = {}
+        self.eval_cache: dict[tuple, int] = {}
+        self.evaluator: Evaluator | None = None
         self.rng = random.Random()
 
     def new_game(self) -> None:
         """Forget everything learnt in the game before."""
         self.table.clear()
         self.history.clear()
+        self.eval_cache.clear()
 
     def prepare(self, pos: Position, deadline: float | None = None) -> None:
         """Build the evaluation's tables for the pieces of this game: the board's, the hands' and the deck's.
@@ -112,7 +116,11 @@ class Searcher:
         self.node_limit = limits.nodes
         self.mask = tuning.check_every_nodes
         self.nodes = 0
-        self.evaluator: Evaluator = evaluator_for(pos.types)
+        evaluator = evaluator_for(pos.types)
+        if self.evaluator is None or self.evaluator.shared is not evaluator.shared:
+            self.eval_cache.clear()  # another game, board or catalogue: other terms
+        self.evaluator = evaluator
+
         self.partial_move: Move | None = None
         self.deck = pos.deck is not None  # the big-deck option: promotions draw hidden cards (engine.search.chance)
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
@@ -461,7 +469,17 @@ class Searcher:
         return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
 
     def _eval(self) -> int:
-        return self.evaluator.evaluate(self.pos)
+        """The static evaluation, remembered by the referee's key of the position (placement, side, hands)."""
+        pos = self.pos
+        key = pos.keys[-1] if pos.keys else pos.key()
+        cache = self.eval_cache
+        score = cache.get(key)
+        if score is None:
+            if len(cache) >= EVAL_CACHE_SIZE:
+                cache.clear()
+            score = cache[key] = self.evaluator.evaluate(pos)
+        return score
+
 
 
     def _push(self, m: Move) -> None:
