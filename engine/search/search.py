@@ -278,11 +278,12 @@ class Searcher:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply)
-        moves = legal_moves(pos)
-        if not moves and self.battles and pos.turn not in pos.battle_used:
-            moves = self._some_battles()
+        # Without a Dazzler or a Hyena that must move, a move's legality is its mover's royal safety once
+        # made (as rules.legal_moves decides it), so it is checked only for the moves searched.
+        lazy = not (pos.must_move or pos.types.dazzlers)
+        moves = pseudo_moves(pos, pos.turn) if lazy else legal_moves(pos)
         if not moves:
-            return -MATE + ply if checked or not pos.royals[pos.turn] else 0
+            return self._no_move(checked, ply)
         if self.deck:
             moves = one_per_draw(pos, moves)
         tuning = self.config.search
@@ -302,19 +303,26 @@ class Searcher:
         ordered = self._ordered(moves, tt_move, ply)
         occ, killers = pos.occ, self.killers[ply]
         best, best_move, bound = -INFINITE, None, UPPER
-        for i, m in enumerate(ordered):
+        mover, searched, skipped = pos.turn, 0, False
+        for m in ordered:
             kind = m[2]
             quiet = m[3] is None and (kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[m[1]] == EMPTY)))
-            if futile and quiet and i > 0 and best > -MATE_BOUND:
+            if futile and quiet and searched and best > -MATE_BOUND:
+                skipped = True
                 continue
-            if self.deck and draws_from_deck(pos, m):
+            self._push(m)
+            try:
+                if lazy and (not pos.royals[mover] or in_check(pos, mover)):
+                    continue  # not legal: it leaves the mover's royal attacked
+                if self.deck and draws_from_deck(pos, m):
+                    score = None  # scored below, from the position before the card is seen
+                else:
+                    score = self._child(m, searched, depth, alpha, beta, ply, quiet, checked, killers)
+            finally:
+                self._pop(m)
+            if score is None:
                 score = self._drawn_score(m)
-            else:
-                self._push(m)
-                try:
-                    score = self._child(m, i, depth, alpha, beta, ply, quiet, checked, killers)
-                finally:
-                    self._pop(m)
+            searched += 1
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
@@ -328,8 +336,29 @@ class Searcher:
                             hk = (pos.turn, m[0], m[1])
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break
+        if not searched:
+            if skipped and legal_moves(pos):
+                return alpha  # only futile moves were legal
+            return self._no_move(checked, ply)
         self.table.put(key, depth, bound, _to_table(best, ply), best_move)
         return best
+
+    def _no_move(self, checked: bool, ply: int) -> int:
+        """The score where the side to move has no legal move but perhaps a battle move (searched shallowly)."""
+        pos = self.pos
+        if self.battles and pos.turn not in pos.battle_used:
+            battles = self._some_battles()
+            if battles:
+                best = -INFINITE
+                for m in battles:
+                    self._push(m)
+                    try:
+                        best = max(best, -self._quiesce(-INFINITE, INFINITE, ply + 1))
+                    finally:
+                        self._pop(m)
+                return best
+        return -MATE + ply if checked or not pos.royals[pos.turn] else 0
+
 
     def _child(self, m: Move, i: int, depth: int, alpha: int, beta: int, ply: int, quiet: bool, checked: bool,
                killers: list) -> int:
