@@ -30,7 +30,6 @@ MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, by distance
 INFINITE = MATE + 1
 MAX_PLY = 96
-EVAL_CACHE_SIZE = 200_000  # static evaluations remembered (a dict; emptied when full)
 NORMAL, EN_PASSANT, BATTLE = Kind.NORMAL, Kind.EN_PASSANT, Kind.BATTLE
 
 
@@ -504,7 +503,7 @@ class Searcher:
         cache = self.eval_cache
         score = cache.get(key)
         if score is None:
-            if len(cache) >= EVAL_CACHE_SIZE:
+            if len(cache) >= self.table.capacity:  # as many as the table holds positions
                 cache.clear()
             score = cache[key] = self.evaluator.evaluate(pos)
         return score
