@@ -151,3 +151,14 @@ def test_two_royals_and_pushes_play_by_the_referee():
                 break
             assert result.move in legal_moves(pos)
             pos.push(result.move)
+
+
+def test_zombie_conversion_and_pushes_come_from_the_referee():
+    # Taking the Zombie Pawn with the Queen turns the Queen into a Zombie Pawn: the search sees it.
+    pos = parse_fen("4k3/8/8/3(zo)4/8/8/8/3QK3 w - - 0 1", "dealers-8x8")
+    assert "d1d5" in {format_move(pos, m) for m in legal_moves(pos)}
+    assert format_move(pos, choose_move(pos, Limits(depth=3)).move) != "d1d5"
+    # The Linebacker Pawn's push is one of the moves searched, and chosen when it gains ground.
+    pushing = parse_fen("4k3/8/8/8/3p4/3(LB)4/8/4K3 w - - 0 1", "dealers-8x8")
+    result = choose_move(pushing, Limits(depth=3))
+    assert result.move.kind == Kind.PUSH and result.move in legal_moves(pushing)
