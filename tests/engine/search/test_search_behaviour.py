@@ -4,6 +4,7 @@ the hidden deck, and the rules that only the referee knows (battle moves, two ro
 from __future__ import annotations
 
 import random
+from collections import Counter
 import threading
 import time
 
@@ -162,3 +163,23 @@ def test_zombie_conversion_and_pushes_come_from_the_referee():
     pushing = parse_fen("4k3/8/8/8/3p4/3(LB)4/8/4K3 w - - 0 1", "dealers-8x8")
     result = choose_move(pushing, Limits(depth=3))
     assert result.move.kind == Kind.PUSH and result.move in legal_moves(pushing)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(builtin_games())), st.integers(0, 2**32), st.integers(0, 60))
+def test_royal_safety_once_made_is_the_referees_legality(game_id, seed, plies):
+    # Inside the tree the search checks a pseudo-legal move by the mover's royal safety once the move
+    # is made; outside Dazzler and must-move states that is exactly the referee's legal list.
+    from engine.attacks import in_check
+    from engine.rules import pseudo_moves
+
+    pos = random_walk(start_of(game_id), random.Random(seed), plies)
+    if pos.must_move or pos.types.dazzlers:
+        return
+    mover, safe = pos.turn, []
+    for m in pseudo_moves(pos, mover):
+        pos.push(m)
+        if pos.royals[mover] and not in_check(pos, mover):
+            safe.append(m)
+        pos.pop()
+    assert Counter(safe) == Counter(legal_moves(pos))
