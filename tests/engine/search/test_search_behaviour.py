@@ -4,9 +4,9 @@ the hidden deck, and the rules that only the referee knows (battle moves, two ro
 from __future__ import annotations
 
 import random
-from collections import Counter
 import threading
 import time
+from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
