@@ -27,7 +27,9 @@ def analyse_command(game, deal_file, fen, moves, seconds, depth, as_json, catalo
     pos = load_position(game, deal_file, fen, moves, catalogue)
     if seconds is None and depth is None:
         seconds = DEFAULT_SECONDS
-    result = Searcher().search(pos, Limits(seconds=seconds, depth=depth))
+    searcher = Searcher()
+    searcher.prepare(pos)  # the pieces' values first, so --time is all thinking
+    result = searcher.search(pos, Limits(seconds=seconds, depth=depth))
     info = result.info
     line = pv_san(pos, info.pv)
     best = None if result.move is None else {"move": format_move(pos, result.move), "san": pv_san(pos, [result.move])[0]}

@@ -2,7 +2,7 @@
 
 Terms (weights in assets/search/engine.toml): the catalogue's piece values on this board size
 (engine.measure.values), pieces in hand at a fraction, a mobility term per square (how many
-squares the piece reaches from there on an empty board, against its average), pawns' advance
+squares the piece attacks from there on an empty board, against its average), pawns' advance
 toward their own promotion zone, and the royal's safety (back rank and pawn shield while the
 pieces are on, the centre in the endgame). Every table is built once per piece type and board
 from the same compiled rays the referee uses.
@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from engine.board import Board
 from engine.game import TypeTable
-from engine.kernel import movement_rays
 from engine.measure.values import piece_value
 from engine.position import Position
 from pieces.catalogue import Group
-from pieces.movement import Hop
 
 from engine.search.settings import Evaluation, settings
 
@@ -74,7 +72,7 @@ class Evaluator:
         if kind.royal:
             return TypeTerms(([0] * board.size, [0] * board.size), 0, False, 0)
         pawn = piece.group in (Group.PAWN, Group.SPEAR)
-        reach = [_empty_board_reach(piece.movement, board, sq) for sq in range(board.size)]
+        reach = [len(kind.attacks[0][sq]) for sq in range(board.size)]  # squares it attacks on an empty board
         average = sum(reach) / len(reach)
         tables = []
         for side in (0, 1):
@@ -144,16 +142,6 @@ def evaluator_for(types: TypeTable) -> Evaluator:
     evaluator = Evaluator(types, shared=entry[1])
     _LAST[:] = [evaluator]
     return evaluator
-
-
-def _empty_board_reach(movement, board: Board, sq: int) -> int:
-    """How many squares a piece reaches from sq on an empty board (first-move and hopping moves aside)."""
-    reached: set[int] = set()
-    for ray in movement_rays(movement, board, sq):
-        if ray.initial or ray.hop is not Hop.NONE or ray.jump and any(ray.jump):
-            continue
-        reached.update(ray.squares[1:] if ray.skip_first else ray.squares)
-    return len(reached)
 
 
 def _pawn_term(kind, board: Board, side: int, sq: int, pawn_rank: int, w: Evaluation) -> int:

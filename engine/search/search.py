@@ -73,12 +73,34 @@ class Searcher:
         self.config = settings()
         self.table = TranspositionTable(max(1, hash_mb) * self.config.search.hash_entries_per_mb)
         self.history: dict[tuple[int, int, int], int] = {}
+        self.eval_cache: dict[tuple, int] = {}
+        self.evaluator: Evaluator | None = None
         self.rng = random.Random()
 
     def new_game(self) -> None:
         """Forget everything learnt in the game before."""
         self.table.clear()
         self.history.clear()
+        self.eval_cache.clear()
+
+    def prepare(self, pos: Position, deadline: float | None = None) -> None:
+        """Build the evaluation's tables for the pieces of this game: the board's, the hands' and the deck's.
+
+        A search does it first, inside its time; a big deal's first search may spend a second on it
+        (piece values come from engine.measure's model), so an interface can call this before its clock runs.
+        """
+        evaluator = evaluator_for(pos.types)
+        ids = set(pos.hands[0]) | set(pos.hands[1]) | set(deck_cards(pos)) | set(pos.game.promotion_pieces)
+        for t in {pos.piece[sq] for side in (0, 1) for sq in pos.squares[side]}:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop
+            evaluator.type_terms(t)
+            ids.update(pos.types.types[t].piece.promotes_to)
+        for piece_id in sorted(ids):
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop
+            if piece_id in pos.catalogue:
+                evaluator.value(piece_id)
 
     # --- the public search ------------------------------------------------------------------
     def search(
@@ -93,14 +115,25 @@ class Searcher:
         self.node_limit = limits.nodes
         self.mask = tuning.check_every_nodes
         self.nodes = 0
-        self.evaluator: Evaluator = evaluator_for(pos.types)
+        evaluator = evaluator_for(pos.types)
+        if self.evaluator is None or self.evaluator.shared is not evaluator.shared:
+            self.eval_cache.clear()  # another game, board or catalogue: other terms
+        self.evaluator = evaluator
+
         self.partial_move: Move | None = None
         self.deck = pos.deck is not None  # the big-deck option: promotions draw hidden cards (engine.search.chance)
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self.pv = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
         self.battles = bool(pos.game.battle_move)
+        try:
+            self.prepare(pos, self.deadline)
+        except _Stop:  # no time left to read the pieces' values: the referee's first move, unsearched
+            moves = legal_moves(pos) or list(battle_moves(pos))[:1]
+            info = Info(0, None, None, 0, 0, time.perf_counter() - self.started, tuple(moves[:1]))
+            return SearchResult(moves[0] if moves else None, info)
         self.promotion_gain = self._promotion_gain(pos)
+
         level = limits.level if limits.level is not None and 1 <= limits.level < 8 else None
         noise = self.config.level[level - 1].noise if level else 0
         max_depth = min(limits.depth or MAX_PLY - 4, self.config.level[level - 1].depth if level else MAX_PLY - 4)
@@ -244,11 +277,12 @@ class Searcher:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply)
-        moves = legal_moves(pos)
-        if not moves and self.battles and pos.turn not in pos.battle_used:
-            moves = self._some_battles()
+        # Without a Dazzler or a Hyena that must move, a move's legality is its mover's royal safety once
+        # made (as rules.legal_moves decides it), so it is checked only for the moves searched.
+        lazy = not (pos.must_move or pos.types.dazzlers)
+        moves = pseudo_moves(pos, pos.turn) if lazy else legal_moves(pos)
         if not moves:
-            return -MATE + ply if checked or not pos.royals[pos.turn] else 0
+            return self._no_move(checked, ply)
         if self.deck:
             moves = one_per_draw(pos, moves)
         tuning = self.config.search
@@ -268,19 +302,26 @@ class Searcher:
         ordered = self._ordered(moves, tt_move, ply)
         occ, killers = pos.occ, self.killers[ply]
         best, best_move, bound = -INFINITE, None, UPPER
-        for i, m in enumerate(ordered):
+        mover, searched, skipped = pos.turn, 0, False
+        for m in ordered:
             kind = m[2]
             quiet = m[3] is None and (kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[m[1]] == EMPTY)))
-            if futile and quiet and i > 0 and best > -MATE_BOUND:
+            if futile and quiet and searched and best > -MATE_BOUND:
+                skipped = True
                 continue
-            if self.deck and draws_from_deck(pos, m):
+            self._push(m)
+            try:
+                if lazy and (not pos.royals[mover] or in_check(pos, mover)):
+                    continue  # not legal: it leaves the mover's royal attacked
+                if self.deck and draws_from_deck(pos, m):
+                    score = None  # scored below, from the position before the card is seen
+                else:
+                    score = self._child(m, searched, depth, alpha, beta, ply, quiet, checked, killers)
+            finally:
+                self._pop(m)
+            if score is None:
                 score = self._drawn_score(m)
-            else:
-                self._push(m)
-                try:
-                    score = self._child(m, i, depth, alpha, beta, ply, quiet, checked, killers)
-                finally:
-                    self._pop(m)
+            searched += 1
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
@@ -294,8 +335,29 @@ class Searcher:
                             hk = (pos.turn, m[0], m[1])
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break
+        if not searched:
+            if skipped and legal_moves(pos):
+                return alpha  # only futile moves were legal
+            return self._no_move(checked, ply)
         self.table.put(key, depth, bound, _to_table(best, ply), best_move)
         return best
+
+    def _no_move(self, checked: bool, ply: int) -> int:
+        """The score where the side to move has no legal move but perhaps a battle move (searched shallowly)."""
+        pos = self.pos
+        if self.battles and pos.turn not in pos.battle_used:
+            battles = self._some_battles()
+            if battles:
+                best = -INFINITE
+                for m in battles:
+                    self._push(m)
+                    try:
+                        best = max(best, -self._quiesce(-INFINITE, INFINITE, ply + 1))
+                    finally:
+                        self._pop(m)
+                return best
+        return -MATE + ply if checked or not pos.royals[pos.turn] else 0
+
 
     def _child(self, m: Move, i: int, depth: int, alpha: int, beta: int, ply: int, quiet: bool, checked: bool,
                killers: list) -> int:
@@ -435,7 +497,17 @@ class Searcher:
         return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
 
     def _eval(self) -> int:
-        return self.evaluator.evaluate(self.pos)
+        """The static evaluation, remembered by the referee's key of the position (placement, side, hands)."""
+        pos = self.pos
+        key = pos.keys[-1] if pos.keys else pos.key()
+        cache = self.eval_cache
+        score = cache.get(key)
+        if score is None:
+            if len(cache) >= self.table.capacity:  # as many as the table holds positions
+                cache.clear()
+            score = cache[key] = self.evaluator.evaluate(pos)
+        return score
+
 
 
     def _push(self, m: Move) -> None:

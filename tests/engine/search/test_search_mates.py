@@ -13,7 +13,7 @@ from engine.position import Position
 from engine.rules import has_legal_move, in_check, legal_moves, outcome
 from engine.search import Limits, Searcher, choose_move
 
-MATES = tomllib.loads((Path(__file__).parent.parent / "data" / "search_mates.toml").read_text())["mate"]
+MATES = tomllib.loads((Path(__file__).parent.parent.parent / "data" / "search_mates.toml").read_text())["mate"]
 
 
 def mates(pos: Position, m) -> bool:

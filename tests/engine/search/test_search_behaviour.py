@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
@@ -151,3 +152,34 @@ def test_two_royals_and_pushes_play_by_the_referee():
                 break
             assert result.move in legal_moves(pos)
             pos.push(result.move)
+
+
+def test_zombie_conversion_and_pushes_come_from_the_referee():
+    # Taking the Zombie Pawn with the Queen turns the Queen into a Zombie Pawn: the search sees it.
+    pos = parse_fen("4k3/8/8/3(zo)4/8/8/8/3QK3 w - - 0 1", "dealers-8x8")
+    assert "d1d5" in {format_move(pos, m) for m in legal_moves(pos)}
+    assert format_move(pos, choose_move(pos, Limits(depth=3)).move) != "d1d5"
+    # The Linebacker Pawn's push is one of the moves searched, and chosen when it gains ground.
+    pushing = parse_fen("4k3/8/8/8/3p4/3(LB)4/8/4K3 w - - 0 1", "dealers-8x8")
+    result = choose_move(pushing, Limits(depth=3))
+    assert result.move.kind == Kind.PUSH and result.move in legal_moves(pushing)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(builtin_games())), st.integers(0, 2**32), st.integers(0, 60))
+def test_royal_safety_once_made_is_the_referees_legality(game_id, seed, plies):
+    # Inside the tree the search checks a pseudo-legal move by the mover's royal safety once the move
+    # is made; outside Dazzler and must-move states that is exactly the referee's legal list.
+    from engine.attacks import in_check
+    from engine.rules import pseudo_moves
+
+    pos = random_walk(start_of(game_id), random.Random(seed), plies)
+    if pos.must_move or pos.types.dazzlers:
+        return
+    mover, safe = pos.turn, []
+    for m in pseudo_moves(pos, mover):
+        pos.push(m)
+        if pos.royals[mover] and not in_check(pos, mover):
+            safe.append(m)
+        pos.pop()
+    assert Counter(safe) == Counter(legal_moves(pos))
