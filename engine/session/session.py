@@ -237,7 +237,11 @@ class Session:
 
     # --- the computer ---------------------------------------------------------------
     def set_computer(self, computer: Computer) -> None:
-        """Let the computer play one side from now on; the record's White or Black tag names it."""
+        """Let the computer play one side from now on; the record's White or Black tag names it.
+
+        Its evaluation tables for this game's pieces are built now, before any clock runs.
+        """
+        computer.searcher.prepare(self.position)
         self.computer = computer
         self.tags[SIDE_NAMES[computer.side].capitalize()] = computer.name
 

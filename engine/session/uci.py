@@ -189,6 +189,7 @@ class UciEngine:
         self.searcher = Searcher(self.hash_mb)
         self.skill = LEVELS[1]
         self.position = parse_fen(self.game.start, self.game, default_catalogue())
+        self.searcher.prepare(self.position)
         self._thread: threading.Thread | None = None
         self._stop: threading.Event | None = None
         self._infinite = False
@@ -258,6 +259,7 @@ class UciEngine:
             self.game = load_game(value)
             self.position = parse_fen(self.game.start, self.game, default_catalogue())
             self.searcher.new_game()
+            self.searcher.prepare(self.position)  # the game's tables, before any clock runs
         elif key == "hash":
             self.hash_mb = _spin("Hash", value, HASH_MB[1], HASH_MB[2])
             self.searcher = Searcher(self.hash_mb)
@@ -270,6 +272,7 @@ class UciEngine:
         self._wait()
         self.searcher.new_game()
         self.position = parse_fen(self.game.start, self.game, default_catalogue())
+        self.searcher.prepare(self.position)  # the game's tables, before any clock runs (a deal's FEN adds to them)
 
     def position_(self, words: list[str]) -> None:
         self.position = read_position(words, self.game)  # for the next `go`; a running search keeps its own
