@@ -219,8 +219,8 @@ class Searcher:
                 noisy = score + (self.rng.randint(-noise, noise) if noise else 0)
                 if noisy > best_noisy:
                     best_noisy, best, best_move, best_pv = noisy, score, m, [m]
-
                     if score > alpha and not noise:
+
                         alpha = score
                         self.partial_move = m
                 if score >= beta and not noise:
@@ -386,10 +386,8 @@ class Searcher:
         margin = self.config.search.delta_margin
         if stand + self._best_victim(pos) + margin < alpha:
             return stand  # no capture can bring the score up to alpha
-        if pos.must_move:
-            moves = legal_moves(pos)  # a jumped Hyena's obligation: only the referee's full list says it
-        else:
-            moves = pseudo_moves(pos, pos.turn)  # captures are checked for royal safety once made, below
+        lazy = not (pos.must_move or pos.types.dazzlers)  # as in _node
+        moves = pseudo_moves(pos, pos.turn) if lazy else legal_moves(pos)
         if stand > alpha:
             alpha = stand
         occ, piece, terms = pos.occ, pos.piece, self.evaluator.type_terms
@@ -420,22 +418,18 @@ class Searcher:
         best = stand
         mover = pos.turn
         for _, m in scored:
-            if self.deck and draws_from_deck(pos, m):
-                score = self._drawn_score(m)
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            break
-                continue
             self._push(m)
             try:
-                if not pos.royals[mover] or in_check(pos, mover):
+                if lazy and (not pos.royals[mover] or in_check(pos, mover)):
                     continue  # not legal: it leaves the mover's royal attacked
-                score = -self._quiesce(-beta, -alpha, ply + 1)
+                if self.deck and draws_from_deck(pos, m):
+                    score = None  # scored below, from the position before the card is seen
+                else:
+                    score = -self._quiesce(-beta, -alpha, ply + 1)
             finally:
                 self._pop(m)
+            if score is None:
+                score = self._drawn_score(m)
             if score > best:
                 best = score
                 if score > alpha:
