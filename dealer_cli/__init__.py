@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "deal": "deal_commands",
     "perft": "engine_commands",
     "moves": "engine_commands",
+    "analyse": "analyse_commands",
     "play": "play_commands",
     "serve": "serve_commands",
     "kit": "cards_commands",
@@ -34,6 +35,7 @@ COMMAND_MODULES = {
     "plate": "pieces_commands",
     "render": "pieces_commands",
     "export": "export_commands",
+    "uci": "uci_commands",
 }
 DEBUG_VARIABLE = "DEALER_DEBUG"  # set to 1 to see the traceback behind an unexpected error
 

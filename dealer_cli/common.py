@@ -85,9 +85,36 @@ def load_position(
     return pos
 
 
+def computer_options(command):
+    """Add `--computer white|black`, `--think SECONDS` and `--level N` (the computer opponent of play and serve)."""
+    command = click.option("--level", type=click.IntRange(1, 8),
+                           help="The computer's strength: 1 (a beginner wins) to 8 (full strength, the default).")(command)
+    command = click.option("--think", type=click.FloatRange(0.01, 3600),
+                           help="The computer's seconds per move (default 2).")(command)
+    return click.option("--computer", type=click.Choice(["white", "black"]),
+                        help="The computer plays this side; you play the other.")(command)
+
+
 def open_session(game: str | None, deal_file: str | None, fen: str | None, resume: str | None,
-                 clock: str | None, catalogue: Catalogue | None) -> tuple[Session, Path | None]:
-    """The session of `dealer play` and `dealer serve` and, when resuming, the record it came from."""
+                 clock: str | None, catalogue: Catalogue | None,
+                 computer: tuple[str | None, float | None, int | None] = (None, None, None)) -> tuple[Session, Path | None]:
+    """The session of `dealer play` and `dealer serve` and, when resuming, the record it came from.
+
+    `computer` is (--computer, --think, --level): the side the computer plays, if any, its time and level.
+    """
+    session, source = _open_session(game, deal_file, fen, resume, clock, catalogue)
+    side, think, level = computer
+    if side is None and (think is not None or level is not None):
+        raise click.UsageError("--think and --level set the computer opponent: add --computer white or --computer black")
+    if side is not None:
+        from engine.session.computer import Computer
+
+        session.set_computer(Computer.create(side, think, level))
+    return session, source
+
+
+def _open_session(game: str | None, deal_file: str | None, fen: str | None, resume: str | None,
+                  clock: str | None, catalogue: Catalogue | None) -> tuple[Session, Path | None]:
     from engine.session.session import Session
 
     if resume is not None:

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from dealer_cli.common import open_session
+from dealer_cli.common import computer_options, open_session
 from pieces.catalogue import load_catalogue
 from printing.records import open_game
 
@@ -27,15 +27,19 @@ from printing.records import open_game
 @click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the board is first shown.")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
               help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.")
-def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files) -> None:
+@computer_options
+def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files, computer, think, level) -> None:
     """Play a game at the board: the referee checks every move, saves it, and says what happened.
 
     At a terminal, resigning and accepting or claiming a draw ask first. The record is locked while
-    the game runs: no other dealer play or dealer serve can change it.
+    the game runs: no other dealer play or dealer serve can change it. With --computer the computer
+    plays one side (in a script its move is printed as the line 'computer: MOVE'); undo then takes
+    back its move and yours.
     """
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
     session, saver = open_game(resume_file, save_file, "dealer play",
-                               lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue))
+                               lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue,
+                                                            (computer, think, level)))
     try:
         if sys.stdin.isatty() and sys.stdout.isatty():
             from dealer_cli.terminal.prompt import play_in_terminal

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from dealer_cli.common import open_session
+from dealer_cli.common import computer_options, open_session
 from dealer_cli.web.access import Access, is_loopback, is_wildcard, network_addresses, qr_lines
 from pieces.errors import DealerError
 from printing.records import open_game
@@ -41,11 +41,14 @@ NETWORK_WARNING = ("warning: anyone on your network who has this link can play, 
               help="The output folder whose render cache holds 3D pictures of the pieces (made by dealer kit).")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False),
               help="A TOML file of your own pieces, added to (or replacing by id) the built-in catalogue.")
-def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files) -> None:
+@computer_options
+def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
+                  computer, think, level) -> None:
     """Serve the game as a web page: tap a piece to see its moves, tap a square to play.
 
     It prints the address to open, with a secret key for this run: only a page opened from it can
-    play. The record is locked while the server runs, so no other session can change it.
+    play. The record is locked while the server runs, so no other session can change it. With
+    --computer the computer plays one side: the page says it is thinking, then shows its move.
     """
     import uvicorn
 
@@ -56,7 +59,8 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
     listener = _listen(host, port)  # first: a port that cannot be had leaves no record behind
     try:
         session, saver = open_game(resume_file, save_file, "dealer serve",
-                                   lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue))
+                                   lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue,
+                                                            (computer, think, level)))
     except BaseException:
         listener.close()
         raise
@@ -77,7 +81,8 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
 
 
 def _stop(table) -> None:
-    """Pause the clock, save a last time and let go of the record."""
+    """Stop the computer, pause the clock, save a last time and let go of the record."""
+    table.stop_thinking()
     with table.lock:
         table.session.pause()
         try:

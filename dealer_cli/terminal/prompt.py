@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from dealer_cli.terminal.text import board_lines, status_lines
-from engine.session.commands import HANDLERS, Answer, confirmation, run_line
+from engine.session.commands import HANDLERS, Answer, computer_turn, confirmation, run_line
 from engine.session.session import Session
 from engine.session.clock import format_seconds
 from engine.session.events import Event, EventKind
@@ -47,6 +47,7 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool, console: Con
     prompt = PromptSession(history=InMemoryHistory())
     ticking = session.clock is not None
     while True:
+        _computer_plays(console, session, saver)
         try:
             line = prompt.prompt(_prompt_text(session), completer=_completer(session), complete_while_typing=False,
                                  bottom_toolbar=(lambda: _clock_bar(session)) if ticking else None,
@@ -96,6 +97,21 @@ def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer |
         for option in choice.options:
             console.print(f"  [bold]{escape(option.key)}[/]  {escape(option.text)}")
     return answer
+
+
+def _computer_plays(console: Console, session: Session, saver: Saver) -> None:
+    """If it is the computer's turn: say it thinks, then show its move like any other and save it."""
+    if not session.computer_due:
+        return
+    with console.status("the computer is thinking...", spinner="dots"):
+        answer = computer_turn(session)
+    if answer is None:
+        return
+    for text in answer.lines:
+        console.print(f"[bold]{escape(text)}[/]")
+    _show_events(console, answer.report.events)
+    _save(console, session, saver)
+    draw_board(console, session_state(session))
 
 
 def _save(console: Console, session: Session, saver: Saver) -> None:

@@ -7,7 +7,7 @@ import sys
 import click
 
 from dealer_cli.terminal.text import board_lines, status_lines
-from engine.session.commands import run_line
+from engine.session.commands import Answer, computer_turn, run_line
 from engine.session.session import Session
 from engine.session.state import session_state
 from pieces.errors import DealerError
@@ -19,7 +19,7 @@ def play_script(session: Session, saver: Saver, lines) -> int:
     click.echo(f"{session.position.game.name}: saved after every move to {saver.path}")
     sys.stdout.flush()
     session.start_clock()  # the script starts reading: the side to move's time runs from now
-    refused = False
+    refused = not _computer_plays(session, saver)
     for line in lines:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -40,10 +40,22 @@ def play_script(session: Session, saver: Saver, lines) -> int:
             refused = True
         if answer.quit:
             break
+        refused = not _computer_plays(session, saver) or refused
     session.pause()
     refused = not _saved(session, saver) or refused
     click.echo(session.result_line())
     return 1 if refused else 0
+
+
+def _computer_plays(session: Session, saver: Saver) -> bool:
+    """If it is the computer's turn, its move: `computer: MOVE`, then the move's events; False if it was not saved."""
+    answer: Answer | None = computer_turn(session)
+    if answer is None:
+        return True
+    for text in answer.lines + [event.text for event in answer.report.events]:
+        click.echo(text)
+    sys.stdout.flush()
+    return _saved(session, saver)
 
 
 def _saved(session: Session, saver: Saver) -> bool:

@@ -24,9 +24,11 @@ from dealer_cli.web.access import Access
 from dealer_cli.web.bodies import CancelBody, CommandBody, MoveBody, RequestError, decode
 from dealer_cli.web.guard import Guard
 from engine.move import Kind
+from engine.notation import format_move
 from engine.rules import battle_step_options
 from engine.session.choices import Choice
 from engine.session.commands import run_line
+from engine.session.computer import replayed
 from engine.session.session import Report, Session
 from engine.session.state import session_state
 from pieces.errors import DealerError
@@ -47,6 +49,9 @@ class Table:
     version: int = 0
     save_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    computer_said: tuple[str, ...] = ()  # what the computer's last move did, for the page to show
+    _thinker: threading.Thread | None = None  # the computer thinking, off the lock, on a copy of the position
+    _stop_thinking: threading.Event = field(default_factory=threading.Event)
     _cards: dict[str, str] = field(default_factory=dict)
     _pictures: dict[str, Path | None] = field(default_factory=dict)
 
@@ -58,14 +63,57 @@ class Table:
             report, changed = action()
             if changed:
                 self._changed()
+            self._think_if_due()
             return report
 
     def refresh(self) -> None:
-        """The page asks (on load and on a timer): start the clock the first time, end the game if a flag fell."""
+        """The page asks (on load and on a timer): start the clock the first time, end the game if a flag fell.
+
+        The computer starts thinking here the first time it is its turn (it plays White, or a game resumed).
+        """
         with self.lock:
             self.session.start_clock()
             if self.session.check_time() is not None:
                 self._changed()
+            self._think_if_due()
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the computer is to move (it is thinking, or about to)."""
+        return self.session.computer_due
+
+    def _think_if_due(self) -> None:
+        """(Under the lock.) Start the computer thinking when it is its turn and it is not already."""
+        if not self.session.computer_due or self._stop_thinking.is_set():
+            return
+        if self._thinker is not None and self._thinker.is_alive():
+            return
+        copy = replayed(self.session.position, self.session.start_fen)
+        self._thinker = threading.Thread(target=self._think, args=(copy, self.version, self.session.computer_clock()),
+                                         daemon=True)
+        self._thinker.start()
+
+    def _think(self, position, seen: int, clock_left: float | None) -> None:
+        """The computer's search, off the lock; its move is played only if nothing changed meanwhile."""
+        session = self.session
+        move = session.computer.choose(position, self._stop_thinking, clock_left)
+        with self.lock:
+            self._thinker = None
+            if self._stop_thinking.is_set():
+                return
+            if move is not None and seen == self.version and session.computer_due:
+                text = format_move(session.position, move)
+                report = session.computer_move(move)
+                self.computer_said = (f"Computer: {text}", *(event.text for event in report.events))
+                self._changed()
+            self._think_if_due()  # the game changed while it thought (an undo in another tab): think again
+
+    def stop_thinking(self) -> None:
+        """Stop the computer for good (the server stops): its search ends at once and its move is not played."""
+        self._stop_thinking.set()
+        thinker = self._thinker
+        if thinker is not None:
+            thinker.join()
 
     def _changed(self) -> None:
         self.version += 1
@@ -118,6 +166,9 @@ def table_view(table: Table) -> dict:
             "clock": None if state.clock is None else {"white_s": state.clock.white_s, "black_s": state.clock.black_s,
                                                        "running": state.clock.running},
             "draw_offer": state.draw_offer, "claimable": state.claimable,
+            "computer": None if session.computer is None else {
+                "side": "white" if session.computer.side == 0 else "black", "thinking": table.thinking,
+                "said": list(table.computer_said)},
             "pending": None if state.pending is None else choice_view(state.pending),
             "fen": state.fen, "targets": targets(session), "battle": battle_open(session),
             "battle_steps": battle_steps(session),

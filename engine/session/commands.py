@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.measure.describe import piece_text
-from engine.notation import format_fen
+from engine.notation import format_fen, format_move
 from engine.session.events import side_name
 from engine.session.session import Report, Session
 from pieces.errors import DealerError
@@ -68,6 +68,24 @@ def run_line(session: Session, saver: Autosave, line: str) -> Answer:
         report = session.play(line.strip())
         return Answer(report, changed=bool(report.events), board=bool(report.events))
     return handler(session, saver, rest.strip())
+
+
+def computer_turn(session: Session) -> Answer | None:
+    """When it is the computer's turn, let it move (it thinks here, for its --think seconds); else None.
+
+    Its move comes first as its own line, `computer: d8h4`, then the events of the move like anyone's.
+    The interface saves it like any move.
+    """
+    if not session.computer_due:
+        return None
+    flag = session.check_time()
+    if flag is not None:
+        return Answer(flag, changed=True, board=True)
+    move = session.computer.choose(session.position, clock_left=session.computer_clock())
+    if move is None:
+        return None
+    text = format_move(session.position, move)
+    return Answer(session.computer_move(move), lines=[f"computer: {text}"], changed=True, board=True)
 
 
 def _moves(session: Session, saver: Autosave, rest: str) -> Answer:

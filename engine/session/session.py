@@ -17,14 +17,15 @@ from engine.dead import cannot_mate
 from engine.dealing.deal_file import DealFile
 from engine.errors import IllegalMoveError, NotationError
 from engine.game import GameDef, default_catalogue, load_game
-from engine.move import Move
+from engine.move import Kind, Move
 from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
-from engine.position import Position
+from engine.position import SIDE_NAMES, Position
 from engine.rules import Outcome, Result, legal_moves, outcome
 from engine.session.choices import (
     Choice, battle_choice, castle_choice, choice_for, promotion_choice, read_from_to, san_completions,
 )
 from engine.session.clock import Clock, TimeControl
+from engine.session.computer import Computer
 from engine.session.events import Event, EventKind, move_events, side_name, snapshot, turn_events
 from engine.session.reasons import san_reason
 from pieces.catalogue import Catalogue
@@ -70,6 +71,7 @@ class Session:
     draw_offer: int | None = None  # the side whose draw offer stands
     pending: Choice | None = None  # the question the last move left open
     redo_moves: list[Move] = field(default_factory=list)
+    computer: Computer | None = None  # the side the computer plays, if any (engine.session.computer)
     _legal: list[Move] | None = None
 
     # --- starting -------------------------------------------------------------------
@@ -145,6 +147,7 @@ class Session:
     def play(self, text: str) -> Report:
         """Play a move in any form the notation reads, or answer the pending choice with its key."""
         self._require_playing()
+        self._require_player()
         flag = self.check_time()
         if flag is not None:
             return flag
@@ -172,6 +175,7 @@ class Session:
         if option is None:
             raise SessionError(f"{key!r} is not an answer; allowed: {', '.join(o.key for o in self.pending.options)}")
         self._require_playing()
+        self._require_player()
         return self.check_time() or self._make(option.move)
 
     def _read(self, text: str) -> Move | Choice:
@@ -233,9 +237,65 @@ class Session:
             self.clock.stop()
         return Event(EventKind.GAME_OVER, f"game over: {ended.result.value} ({ended.reason})")
 
+    # --- the computer ---------------------------------------------------------------
+    def set_computer(self, computer: Computer) -> None:
+        """Let the computer play one side from now on; the record's White or Black tag names it.
+
+        Its evaluation tables for this game's pieces are built now, before any clock runs.
+        """
+        computer.searcher.prepare(self.position)
+        self.computer = computer
+        self.tags[SIDE_NAMES[computer.side].capitalize()] = computer.name
+
+    def computer_clock(self) -> float | None:
+        """The seconds the computer has left on the clock, if there is one (it thinks less when short of time)."""
+        return None if self.clock is None or self.computer is None else self.clock.left(self.computer.side)
+
+    @property
+    def computer_due(self) -> bool:
+        """Whether it is the computer's turn to move (the interfaces then call computer_move)."""
+        return (self.computer is not None and not self.over and self.pending is None
+                and self.turn == self.computer.side)
+
+    def computer_move(self, move: Move | None = None) -> Report:
+        """The computer plays its move: the one given (found on a copy of the position), or one it searches now.
+
+        Its moves are played like anyone's: the same events, record and undo.
+        """
+        if not self.computer_due:
+            raise SessionError("it is not the computer's turn")
+        flag = self.check_time()
+        if flag is not None:
+            return flag
+        if move is None:
+            move = self.computer.choose(self.position, clock_left=self.computer_clock())
+        legal = rules.battle_moves(self.position) if move is not None and move.kind == Kind.BATTLE else self.legal_moves()
+        if move is None or move not in legal:
+            raise SessionError("the computer found no legal move here")
+        return self._make(move)
+
+    def _require_player(self) -> None:
+        if self.computer_due:
+            raise SessionError(f"{side_name(self.turn)} is the computer's side: wait for its move")
+
     # --- taking back ------------------------------------------------------------------
     def undo(self) -> Report:
-        """Take back the last move (also after a mate or stalemate on the board; not a resignation)."""
+        """Take back the last move (also after a mate or stalemate on the board; not a resignation).
+
+        Against the computer, undo takes back the computer's move and the player's before it, so the
+        player is to move again.
+        """
+        if self.computer is None:
+            return self._undo_one()
+        computer = self.computer.side
+        if len(self.sans) == 1 and self.turn != computer:
+            raise SessionError("nothing to undo: only the computer's first move has been played")
+        report = self._undo_one()
+        if self.turn == computer and self.sans:
+            report = Report(report.events + self._undo_one().events)
+        return report
+
+    def _undo_one(self) -> Report:
         pos = self.position
         if not self.sans:
             raise SessionError("nothing to undo: no move has been played since the game started")
@@ -251,11 +311,15 @@ class Session:
         return Report((Event(EventKind.UNDO, f"took back {number}; {side_name(pos.turn)} to move"),))
 
     def redo(self) -> Report:
-        """Play again the last move taken back."""
+        """Play again the last move taken back (against the computer, the pair undo took back)."""
         self._require_playing()
+        self._require_player()
         if not self.redo_moves:
             raise SessionError("nothing to redo")
-        return self._make(self.redo_moves[-1])
+        report = self._make(self.redo_moves[-1])
+        if self.computer_due and self.redo_moves:
+            report = Report(report.events + self._make(self.redo_moves[-1]).events)
+        return report
 
     @property
     def ended_on_board(self) -> bool:
@@ -301,7 +365,7 @@ class Session:
     def resign(self, side: int | None = None) -> Report:
         """A side (the side to move by default) resigns."""
         self._require_playing()
-        loser = self.turn if side is None else side
+        loser = (self.turn if self.computer is None else 1 - self.computer.side) if side is None else side
         winner = Result.BLACK_WINS if loser == 0 else Result.WHITE_WINS
         return Report((Event(EventKind.GAME_OVER, f"{side_name(loser)} resigns"),
                        self._finish(Outcome(winner, RESIGNATION))))

@@ -5,6 +5,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const S = 100; // one square in SVG units
 const POLL_MS = 1500;
+const THINKING_POLL_MS = 250; // while the computer thinks, its move is fetched this often
 const KEY = document.querySelector("meta[name=dealer-key]").content; // this run's key, sent with every call
 const PHONE = window.matchMedia("(max-width: 820px)"); // the card opens over the board here
 
@@ -18,6 +19,8 @@ let stateAt = 0;           // performance.now() when the state arrived (for the 
 let busy = false;
 let cardShown = null;      // the card on show: { piece, side, square } (square null for a card in hand)
 let unreachable = false;   // the last poll failed: the page says so until the server answers again
+let pollTimer = null;
+let lastSaid = null;       // the computer's last move as last shown, so each one is shown once
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,22 +58,40 @@ async function send(path, body) {
 }
 
 function accept(answer) {
-  if (answer.state) setState(answer.state);
+  const said = answer.state ? setState(answer.state) : "";
   if (answer.error) {
     say(answer.error, true);
   } else if (answer.events) {
-    say(answer.events.map((event) => event.text).join(" · "), false);
+    say(answer.events.map((event) => event.text).concat(said ? [said] : []).join(" · "), false);
   }
   selected = null;
   closeCard(); // on a phone the board is wanted whole again after an action
   drawAll();
+  if (thinking()) schedulePoll(); // the computer's move is fetched soon, not at the next slow poll
 }
 
 function setState(next) {
+  // returns the computer's move when it is new here (and shows it), else ""
   state = next;
+  const said = state.computer && !thinking() ? state.computer.said.join(" · ") : "";
+  const fresh = said && said !== lastSaid ? said : "";
+  if (state.computer && !thinking()) lastSaid = said;
+  if (fresh) say(fresh, false);
   stateAt = performance.now();
   if (!state.battle) battleSteps = null;
   followCard();
+  return fresh;
+}
+
+function thinking() {
+  // the computer is to move: the server is searching for its move
+  return Boolean(state && state.computer && state.computer.thinking);
+}
+
+function playerSide() {
+  // the side the person at the page plays: the side to move, or the one the computer does not play
+  if (!state.computer) return state.turn;
+  return state.computer.side === "white" ? "black" : "white";
 }
 
 function say(text, isError) {
@@ -193,6 +214,7 @@ function pieceOn(name) {
 
 function tapSquare(name) {
   if (!state) return;
+  if (thinking()) return say("The computer is thinking: its move comes first.", false);
   if (battleSteps) return tapBattle(name);
   const reach = selected && (state.targets[selected] || []).some((t) => t.to === name);
   if (reach) {
@@ -214,6 +236,7 @@ function tapWords(square) {
   if (state.result || (state.targets[square.name] || []).length) return "";
   const piece = `${sideName(square.side)}'s ${square.piece_name} on ${square.name}`;
   if (square.side !== state.turn) return `It is ${sideName(state.turn)}'s turn: ${piece} moves after that.`;
+  if (state.computer && state.computer.side === square.side) return `${piece} is the computer's.`;
   return `${piece} has no legal move now.`;
 }
 
@@ -314,6 +337,9 @@ function drawStatus() {
   if (state.result) {
     status.textContent = `Game over: ${state.result} (${state.reason})`;
     status.className = "over";
+  } else if (thinking()) {
+    status.textContent = `${side} (the computer) is thinking…${state.check ? " (in check)" : ""}`;
+    status.className = "thinking";
   } else {
     status.textContent = `${side} to move${state.check ? ": check!" : ""}`;
     status.className = state.check ? "check" : "";
@@ -326,8 +352,8 @@ function drawStatus() {
 
 function drawControls() {
   const playing = !state.result;
-  $("undo").disabled = !state.can_undo;
-  $("redo").disabled = !state.can_redo;
+  $("undo").disabled = !state.can_undo || thinking();
+  $("redo").disabled = !state.can_redo || thinking();
   $("battle").hidden = !state.battle;
   $("battle").setAttribute("aria-pressed", String(Boolean(battleSteps)));
   $("battle-bar").hidden = !battleSteps;
@@ -336,8 +362,8 @@ function drawControls() {
   // the side to move offers; the offer stands for the other side to accept or decline (or to answer by moving)
   // an offer is answered by the other buttons, Accept (which asks first) and Decline, never by the offer button
   const offer = state.draw_offer;
-  $("draw").textContent = `${sideName(state.turn)} offers a draw`;
-  $("draw").hidden = Boolean(offer);
+  $("draw").textContent = `${sideName(playerSide())} offers a draw`;
+  $("draw").hidden = Boolean(offer) || Boolean(state.computer); // the computer plays on: it answers an offer by moving
   $("draw").disabled = !playing;
   $("accept").hidden = !offer || !playing;
   $("accept").textContent = offer ? `${sideName(offer === "white" ? "black" : "white")} accepts the draw…` : "Accept draw";
@@ -473,6 +499,12 @@ function confirmThen(text, action) {
   $("confirm-no").focus();
 }
 
+function schedulePoll() {
+  // the next look at the server: soon while the computer thinks, else at the usual pace
+  clearTimeout(pollTimer);
+  pollTimer = setTimeout(async () => { await poll(); schedulePoll(); }, thinking() ? THINKING_POLL_MS : POLL_MS);
+}
+
 async function poll() {
   if (document.hidden || busy) return;
   const answer = await call("/api/state");
@@ -511,7 +543,7 @@ function start() {
   $("decline").addEventListener("click", command("decline"));
   $("claim").addEventListener("click", () => confirmThen(
     `${sideName(state.turn)} claims a draw (${state.claimable}): the game ends 1/2-1/2. Claim?`, command("claim")));
-  $("resign").addEventListener("click", () => confirmThen(`${sideName(state.turn)} resigns and loses the game. Resign?`,
+  $("resign").addEventListener("click", () => confirmThen(`${sideName(playerSide())} resigns and loses the game. Resign?`,
     command("resign")));
   $("card-close").addEventListener("click", (event) => {
     event.stopPropagation();
@@ -548,9 +580,8 @@ function start() {
   });
   $("choice-cancel").addEventListener("click", () => { $("choice").close(); send("/api/cancel", {}); });
   $("choice").addEventListener("cancel", (event) => { event.preventDefault(); send("/api/cancel", {}); });
-  setInterval(poll, POLL_MS);
   setInterval(() => { if (state && state.clock) drawClock(); }, 200);
-  poll();
+  poll().then(schedulePoll);
 }
 
 start();
