@@ -18,6 +18,7 @@ from pieces.catalogue import PieceDef
 CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
 LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
+QUARTER_TURN = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # forward (+y) to the right (+x)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +63,17 @@ def render_lineup(
     pieces: Sequence[PieceDef], px_per_mm: float = 5.0, colour: str = "white", square_mm: float = 50.0,
     view: View = SIDE_VIEW,
 ) -> np.ndarray:
-    """The pieces standing in a row, left to right, seen from White's side, as one RGBA uint8 array at px_per_mm.
+    """The pieces standing in a row, left to right, seen from the side, as one RGBA uint8 array at px_per_mm.
 
-    One scale for all, so heights compare (and rows rendered apart at one px_per_mm line up); bases
-    LINEUP_GAP x square apart."""
+    Each piece is turned a quarter so its forward points right: the camera sees it from its side, as a
+    chess set is shown, and a horse head shows its profile. One scale for all, so heights compare (and
+    rows rendered apart at one px_per_mm line up); bases LINEUP_GAP x square apart."""
     vertices, normals, faces, accent = [], [], [], []
     x_mm, count = 0.0, 0
     for piece in pieces:
         model = _model(piece, square_mm)
         v, n, f = smooth_mesh(model.solid)
+        v, n = v @ QUARTER_TURN.T, n @ QUARTER_TURN.T
         v = v + np.array([x_mm - v[:, 0].min(), 0.0, 0.0])
         x_mm = float(v[:, 0].max()) + LINEUP_GAP * square_mm
         vertices.append(v)
