@@ -159,4 +159,6 @@ def test_the_largest_allowed_multi_leg_pieces_compile_and_probe_in_well_under_a_
     movement = parse_movement(betza)
     compile_movement(movement, board_of(16, 16))
     probe(PieceDef("probe", "Probe", Group.PIECE, "ZZ", movement, "t"))
-    assert time.process_time() - started < 3  # aQ, the slowest here: 0.8 to 1.0 s of CPU measured
+    # A guard against a combinatorial blow-up (minutes), not a benchmark: aQ, the slowest here, took 0.8 to
+    # 1.0 s of CPU on one machine and 2.6 s on a slower one (the same code, 2026-11-26), 3.6 s under load.
+    assert time.process_time() - started < 10
