@@ -5,13 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
-from click.testing import CliRunner
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from dealer_cli import cli
 from dealer_cli.terminal.prompt import play_in_terminal
 from engine.game import builtin_games
 from engine.notation import parse_fen, parse_move
@@ -19,19 +17,10 @@ from engine.record import read_record
 from engine.session.computer import Computer
 from engine.session.session import Session
 from printing.records import Saver
+from tests.cli.test_play_cli import in_tmp, play  # noqa: F401 (in_tmp: autouse, every test in a temporary folder)
 from tests.positions import start_of
 
 AFTER_F3_E5 = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
-
-
-@pytest.fixture(autouse=True)
-def in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def play(*args: str, script: str = ""):
-    result = CliRunner().invoke(cli, ["play", *args], input=script)
-    return result.exit_code, result.stdout.strip().splitlines(), result.stderr
 
 
 def test_the_fools_mate_is_punished_by_dealer_play_chess_computer_black():
