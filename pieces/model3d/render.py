@@ -92,9 +92,14 @@ def render_lineup(
 
 
 def _model(piece: PieceDef, square_mm: float):
-    from pieces.model3d.model import ModelOptions, build_piece
+    """The piece as `dealer pieces` builds it by default (the same cached build: the pocket under the base
+    is out of sight), or without the pocket where the square leaves it no room."""
+    from pieces.model3d.model import ModelError, ModelOptions, build_piece
 
-    return build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))  # the pocket is out of sight
+    try:
+        return build_piece(piece, ModelOptions(square_mm=square_mm))
+    except ModelError:
+        return build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))
 
 
 def _accent_above(model) -> float:
