@@ -26,6 +26,7 @@ HORSE_CHAMFER_MM = 0.8
 MITRE_PROFILE = [(0.0, -0.5), (3.0, -0.5), (3.0, 1.0), (5.0, 1.0 + 2.0 / MAX_FLARE), (5.0, 5.0), (4.6, 8.0),
                  (3.6, 10.5), (2.2, 12.6), (0.9, 14.0), (0.0, 14.6)]
 MITRE_CUT_MM, MITRE_CUT_DEG, MITRE_CUT_Z = 1.3, 55.0, 9.5
+POLL_MITRE = 0.62  # the mitre a horse wears (Archbishop, Unicorn), as a share of the bishop's
 BALL_PROFILE = [(0.0, -0.5), (2.0, -0.5), (2.0, 1.2), (3.4, 1.2 + 1.4 / MAX_FLARE), (3.4, 3.6), (2.9, 5.0),
                 (1.8, 6.0), (0.0, 6.5)]
 CROSS_OUTLINE = [(-1.2, 0.5), (1.2, 0.5), (1.2, 4.2), (3.8, 7.3), (3.8, 8.6), (1.2, 8.6), (1.2, 11.0),
@@ -34,6 +35,7 @@ CROSS_BASE = [(0.0, -0.5), (3.2, -0.5), (3.2, 1.1), (1.6, 3.0), (0.0, 3.0)]
 FINIAL_RADIUS_MM = {"horse": math.hypot(6.6, HORSE_HALF_WIDTH_MM), "mitre": 5.0, "ball": 3.4, "cross": 4.0}
 FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
+RIB_INSET_MM = 0.3  # how far inside the foot's edge a rib stands
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
     Rim.BAND: (1.2, 1.6, 0, False), Rim.POINTS: (1.2, 5.0, 8, True), Rim.BATTLEMENT: (1.2, 3.0, 8, False),
@@ -139,7 +141,7 @@ def _horse(with_mitre: bool) -> Manifold:
     for polygon in inset.to_polygons():
         parts.append(_extrude_yz([tuple(p) for p in polygon], HORSE_HALF_WIDTH_MM))
     if with_mitre:
-        parts.append(_mitre().scale((0.5, 0.5, 0.5)).translate((0.0, -0.3, 17.6)))  # on the poll
+        parts.append(_mitre().scale((POLL_MITRE, POLL_MITRE, POLL_MITRE)).translate((0.0, -0.3, 17.6)))  # on the poll
     return Manifold.batch_boolean(parts, OpType.Add)
 
 
@@ -152,24 +154,25 @@ def _mitre() -> Manifold:
     return Manifold.batch_boolean([shape, slab ^ keep_left], OpType.Subtract)
 
 
-def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float) -> list[Manifold]:
-    """Knight fins under the head and direction ribs on the lower stem."""
+def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float, core_radius: float) -> list[Manifold]:
+    """Knight fins under the head and direction ribs on the lower stem, their inner edges inside the
+    stem's core (core_radius) so no hole opens between plate and stem."""
     thickness = PLATE_MM * max(1.0, square_mm / 50) if square_mm >= 50 else max(1.2, PLATE_MM * square_mm / 50)
     out = []
     if spec.fins:
         low = size.foot_top + 0.45 * (size.flare_bottom - size.foot_top)
-        r_in = size.waist_radius - 0.6  # inside the stem all the way up (no loop between fin and stem)
+        r_in = min(size.waist_radius, core_radius) - 0.6  # inside the stem all the way up (no loop between fin and stem)
         r_out = stem_radius(low) + 0.2 * size.base_radius
         high = size.flare_bottom + (r_out + 0.5 - size.waist_radius) / MAX_FLARE
         outline = [(r_in, low), (r_out, low + (r_out - r_in) / MAX_FLARE), (r_out, high), (r_in, high)]
-        for dx, dy in ((1, 2), (-1, 2), (1, -2), (-1, -2)):
+        for dx, dy in spec.fin_vectors:
             out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     for dx, dy in spec.ribs:
         top = size.foot_top + 0.85 * (size.flare_bottom - size.foot_top)
-        r_out = size.base_radius - 0.8
-        inner = stem_radius(top) - 0.8
+        r_out = size.base_radius - RIB_INSET_MM
+        inner, core = stem_radius(top) - 0.8, min(stem_radius(top), core_radius) - 0.8
         bottom = size.foot_height - 0.5  # inside the foot's band
-        outline = [(inner, bottom), (r_out, bottom), (r_out, top - (r_out - inner)), (inner, top)]
+        outline = [(core, bottom), (r_out, bottom), (r_out, top - (r_out - inner)), (inner, top), (core, top)]
         out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
     return out
 

@@ -17,7 +17,7 @@ from manifold3d import CrossSection, Manifold, OpType
 from pieces.catalogue import Group, PieceDef
 from pieces.errors import DealerError
 from pieces.model3d.body import (
-    MAX_FLARE, PROPORTIONS, BodySize, Family, body, body_size, family_of,
+    MAX_FLARE, PROPORTIONS, BodySize, Family, body, body_size, family_of, stem_core_radius, stem_flat_share,
 )
 from pieces.model3d.emblem import Emblem, emblem_of
 from pieces.model3d.font import text_section, text_width_mm
@@ -159,14 +159,14 @@ def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: fl
     return max(0.05, min(square_mm / 50, room / FINIAL_RADIUS_MM[names[0]]))
 
 
-def _head(size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> list[Manifold]:
+def _head(size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float, family: Family) -> list[Manifold]:
     """Rim, finial and stem plates."""
     parts = [*rim(size, spec.rim, square_mm)]
     scale = _finial_scale(spec, emblem, layout, square_mm)
     top = finial(spec, scale)
     if top is not None:
         parts.append(top.translate((0.0, 0.0, size.height)))
-    parts += plates(size, spec, lambda z: _stem_radius(size, z), square_mm)
+    parts += plates(size, spec, lambda z: _stem_radius(size, z), square_mm, stem_core_radius(size, family, spec))
     return parts
 
 
@@ -188,14 +188,15 @@ def _stem_radius(size: BodySize, z: float) -> float:
 
 def _assemble(piece_id, code, emblem, size, layout, family, options, spec) -> PieceModel:
     """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
-    shape = [body(size, family, spec), *_head(size, spec, emblem, layout, options.square_mm)]
+    shape = [body(size, family, spec), *_head(size, spec, emblem, layout, options.square_mm, family)]
     raised, pits = relief_sections(emblem, layout)
     footprint = _finial_footprint(spec, emblem, layout, options.square_mm)
     if footprint and not pits.is_empty():  # no pits under the finial
         pits = CrossSection.compose([pit for pit in pits.decompose()
                                      if math.hypot(*_centre(pit)) > footprint + 0.6 + 2 * PIT_RADIUS_MM])
     relief = _extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM)
-    pocket = _pocket_radius(piece_id, size, family, code, options) if options.weight_pocket else 0.0
+    share = stem_flat_share(family, spec)
+    pocket = _pocket_radius(piece_id, size, share, code, options) if options.weight_pocket else 0.0
     letters = _code_section(code, size, pocket)
     other_cuts = [_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM)] if not pits.is_empty() else []
     if pocket:
@@ -295,13 +296,13 @@ def _code_section(code: str, size: BodySize, pocket_mm: float) -> CrossSection:
     return section
 
 
-def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, options: ModelOptions) -> float:
+def _pocket_radius(piece_id: str, size: BodySize, flat_share: float, code: str, options: ModelOptions) -> float:
     """The widest weight pocket (up to an M10 washer) that leaves walls and room for the code."""
     height = code_height_mm(size)
     safe = size.base_radius - 0.6 - 0.8
     half_width = text_width_mm(code, height, STROKE_MM) / 2
     radius = min(POCKET_RADIUS_MM, math.sqrt(max(0.0, safe**2 - half_width**2)) - height - 0.8)
-    while radius >= 3.0 and not _pocket_walls_ok(size, family, radius):
+    while radius >= 3.0 and not _pocket_walls_ok(size, flat_share, radius):
         radius -= 0.1
     if radius < 3.0:
         raise ModelError(
@@ -311,16 +312,16 @@ def _pocket_radius(piece_id: str, size: BodySize, family: Family, code: str, opt
     return round(radius, 2)
 
 
-def _pocket_walls_ok(size: BodySize, family: Family, radius: float) -> bool:
+def _pocket_walls_ok(size: BodySize, flat_share: float, radius: float) -> bool:
     """Whether the body keeps POCKET_WALL_MM of material around the pocket and its cone roof."""
     for z in np.linspace(0.0, POCKET_DEPTH_MM + radius / MAX_FLARE, 40):
         cone = radius if z <= POCKET_DEPTH_MM else radius - (z - POCKET_DEPTH_MM) * MAX_FLARE
-        if _inner_radius(size, family, float(z)) - cone < POCKET_WALL_MM:
+        if _inner_radius(size, flat_share, float(z)) - cone < POCKET_WALL_MM:
             return False
     return True
 
 
-def _inner_radius(size: BodySize, family: Family, z: float) -> float:
+def _inner_radius(size: BodySize, flat_share: float, z: float) -> float:
     """A lower bound of the body's radius at height z (flats of a polygonal stem included)."""
     foot = size.base_radius if z <= size.foot_height else size.base_radius - (z - size.foot_height)
     bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
@@ -328,7 +329,7 @@ def _inner_radius(size: BodySize, family: Family, z: float) -> float:
         return foot
     share = min(1.0, (z - bottom) / (top - bottom))
     stem = size.neck_radius + (size.waist_radius - size.neck_radius) * share
-    return max(foot, 0.98 * stem * math.cos(math.pi / family.sides))
+    return max(foot, 0.98 * stem * flat_share)
 
 
 def _pocket(radius: float) -> Manifold:

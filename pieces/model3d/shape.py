@@ -7,6 +7,7 @@ royals a crown with a cue for their move. A catalogue `shape` list overrides the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -45,6 +46,8 @@ class Modality(Enum):
 PROMOTION_RULES = frozenset({Rule.PROMOTES_ON_PAWN_ROW, Rule.PROMOTES_TO_CAPTURED, Rule.PROMOTES,
                              Rule.DOUBLE_STEP_TO_PROMOTE, Rule.NO_PROMOTION})
 KNIGHT_LEAP = (1, 2)
+FOUR_FINS = ((-1, -2), (-1, 2), (1, -2), (1, 2))
+STEP_CORNER = 0.8  # how far a stem's corner for a single step reaches, as a share of a longer leap's
 COLLAR_DISTANCES = (1, 2, 3)  # leaps of distance 1, 2 and 3 or more each have their collar place
 # where a named rule's ring sits on the lower stem (0 = its bottom, 1 = its top), so rules differ from the side
 RULE_RING_AT: dict[Rule, float] = {
@@ -55,10 +58,10 @@ RULE_RING_AT: dict[Rule, float] = {
 }
 # how much lower (in squares) the top face sits under a tall head, so the whole piece keeps Staunton's proportions
 TOP_OFFSET_SQUARES = {"horse": -0.45, "mitre": -0.12, "tower": -0.15, "coronet": 0.12, "royal_horse": -0.24}
-# a piece stands taller the farther its longest leap reaches: per square of the long and of the short side
-REACH_STEP_SQUARES, SIDE_STEP_SQUARES = 0.04, 0.025
-REACH_TIERS = 4  # reaches beyond 4 squares stand as tall as 4
-MAX_REACH_OFFSET = REACH_STEP_SQUARES * (REACH_TIERS - 2) + SIDE_STEP_SQUARES * 3
+# a piece stands taller the farther its longest leap reaches: per square of its length beyond 2
+REACH_STEP_SQUARES = 0.05
+LONGEST_REACH = 5.0  # reaches beyond 5 squares stand as tall as 5
+MAX_REACH_OFFSET = REACH_STEP_SQUARES * (LONGEST_REACH - 2)
 WAIST_SHARE, WAIST_STEP, WAIST_STEPS = 0.34, 0.05, 5  # the stem's waist grows with the number of leaps and slides
 
 
@@ -72,10 +75,14 @@ class ShapeSpec:
     ball: bool = False  # the queen's ball inside the coronet
     cross: bool = False  # the king's cross inside the crown
     fins: bool = False  # knight fins on the upper stem
+    fin_vectors: tuple[tuple[int, int], ...] = FOUR_FINS  # where the fins point: the knight leaps, four for a full knight
     collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())  # by distance 1, 2, 3+
     rule_rings: tuple[float, ...] = ()  # positions of the named rules' rings
     ribs: tuple[tuple[int, int], ...] = ()  # compass directions of a directional piece's moves (ribs on the stem)
     thick: bool = False  # a tower's straight, thick stem
+    plinth: bool = False  # a pawn that may step back stands on a tall foot
+    corners: tuple[tuple[float, float], ...] = ()  # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
+    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())  # the lower stem by its moves, the upper by its captures
     top_offset_squares: float = 0.0
     waist_share: float = WAIST_SHARE + 2 * WAIST_STEP  # the stem's waist radius as a share of the base radius
 
@@ -136,7 +143,7 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
     movement = piece.movement
     riders = _rider_angles(movement)
     leaps = {_leap(p) for p in movement.paths} - {None}
-    knight = KNIGHT_LEAP in leaps or Angle.OBLIQUE in riders
+    knight = KNIGHT_LEAP in leaps or Angle.OBLIQUE in riders or any(_bent_knight(p) for p in movement.paths)
     orthogonal, diagonal = Angle.ORTHOGONAL in riders, Angle.DIAGONAL in riders
     features = set(piece.shape) if piece.shape else _derived_head(piece.group, orthogonal, diagonal, knight, leaps)
     royal = piece.group is Group.ROYAL
@@ -146,10 +153,11 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
     fins = ShapeFeature.FINS in features or (Angle.OBLIQUE in riders and horse)
     return ShapeSpec(
         rim=rim, horse=horse, mitre=ShapeFeature.MITRE in features, ball=rim is Rim.CORONET,
-        cross=ShapeFeature.CROSS in features and royal, fins=fins,
+        cross=ShapeFeature.CROSS in features and royal, fins=fins, fin_vectors=_fin_vectors(movement),
         collars=_collars(movement, horse or fins),
         rule_rings=tuple(sorted({RULE_RING_AT[rule] for rule in piece.rules})),
-        ribs=_ribs(movement), thick=rim is Rim.TOWER,
+        ribs=_ribs(movement), thick=rim is Rim.TOWER, plinth=piece.group is Group.PAWN and _retreats(movement),
+        corners=_corners(movement), corners_by_mode=(_corners(movement, Mode.MOVE), _corners(movement, Mode.CAPTURE)),
         top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features) + _reach_offset(movement),
         waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, _kinds_of_move(movement)),
     )
@@ -172,22 +180,65 @@ def _kinds_of_move(movement: Movement) -> int:
 
 
 def _reach_offset(movement: Movement) -> float:
-    """How much taller than its group's height the farthest leap makes a piece (shorter for single steps)."""
-    leaps = [_leap(p) for p in movement.paths]
-    reaches = [(min(long, REACH_TIERS), short) for short, long in filter(None, leaps)]
-    for path in movement.paths:
-        if len(path.legs) == 1 and path.final.max_steps not in (1, None):
-            dx, dy = sorted(map(abs, path.final.vector))
-            reaches.append((min(REACH_TIERS, dy * path.final.max_steps), dx * path.final.max_steps))
-    if not reaches:
+    """How much taller than its group's height the farthest leap makes a piece: by the leap's length
+    (a Giraffe's 4.1 squares over a Zebra's 3.6), shorter for single steps."""
+    lengths = [math.hypot(*leap) for leap in map(_leap, movement.paths) if leap is not None]
+    lengths += [math.hypot(*path.final.vector) * path.final.max_steps for path in movement.paths
+                if len(path.legs) == 1 and path.final.max_steps not in (1, None)]
+    if not lengths:
         return 0.0
-    long, short = max(reaches)
-    return REACH_STEP_SQUARES * (long - 2) + SIDE_STEP_SQUARES * min(short, 3)
+    return REACH_STEP_SQUARES * (min(max(lengths), LONGEST_REACH) - 2)
 
 
 def without_horse(spec: ShapeSpec, royal: bool) -> ShapeSpec:
     """The shape with knight fins instead of a horse head (where the diagram leaves no room for one)."""
     return replace(spec, horse=False, fins=True, top_offset_squares=_top_offset(royal, spec.rim, False, spec.mitre))
+
+
+def _bent_knight(path: Path) -> tuple[int, int] | None:
+    """Where a move of two or more single steps lands, when that is a knight's square (Patient Pawn)."""
+    if len(path.legs) < 2 or any(leg.max_steps != 1 for leg in path.legs):
+        return None
+    landing = (sum(leg.vector[0] for leg in path.legs), sum(leg.vector[1] for leg in path.legs))
+    return landing if tuple(sorted(map(abs, landing))) == KNIGHT_LEAP else None
+
+
+def _fin_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
+    """The directions of the (1,2) leaps, of bent steps landing on knight squares and of oblique slides;
+    the four usual fins when they go every way."""
+    vectors = {p.final.vector for p in movement.paths
+               if _leap(p) == KNIGHT_LEAP or (p.final.max_steps is None and angle_of(p.final.vector) is Angle.OBLIQUE)}
+    vectors |= {landing for p in movement.paths if (landing := _bent_knight(p))}
+    if not vectors or {(-dy, dx) for dx, dy in vectors} == vectors:
+        return FOUR_FINS
+    return tuple(sorted(vectors))
+
+
+def _corners(movement: Movement, mode: Mode | None = None) -> tuple[tuple[float, float], ...]:
+    """The stem's corners as (degrees, reach): the directions of a leaper's one-leg leaps and limited
+    slides, with their mirror images and quarter turns (not first-move-only ones; only those that may
+    move, or capture, when a mode is given). A single step reaches STEP_CORNER of the way, a longer move
+    all of it: W gives a small square stem, F a small diamond, K an octagon, D a full square, N eight
+    corners at the knight's angles, WA an octagon with long diagonal corners."""
+    reach: dict[float, float] = {}
+    for path in movement.paths:
+        if len(path.legs) != 1 or path.final.max_steps is None or path.initial:
+            continue
+        if mode is not None and mode not in path.modes:
+            continue
+        dx, dy = path.final.vector
+        far = STEP_CORNER if max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1 else 1.0
+        for x, y in ((dx, dy), (dy, dx)):
+            for sx in (1, -1):
+                for sy in (1, -1):
+                    angle = round(math.degrees(math.atan2(sy * y, sx * x)) % 360.0, 6)
+                    reach[angle] = max(far, reach.get(angle, 0.0))
+    return tuple(sorted(reach.items()))
+
+
+def _retreats(movement: Movement) -> bool:
+    """Whether some move or capture ends behind the square it starts from."""
+    return any(sum(leg.vector[1] for leg in path.legs) < 0 for path in movement.paths)
 
 
 def _ribs(movement: Movement) -> tuple[tuple[int, int], ...]:

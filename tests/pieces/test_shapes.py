@@ -173,19 +173,17 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
-# same-group pairs measured under 5 % at 50 mm (issue 22): mirror-image and near-mirror pawns, pieces that
-# differ only in a move's modality or in one leap of the same length; their diagrams and codes tell them apart
+# same-group pairs measured under 5 % at 50 mm (issue 22); 30 before the stems' corners, the stems of two
+# sections, plinths, proud ribs, pointing fins and heights by leap length. Each differs in one thing the
+# front and side views show with at most ~150 mm2 of a piece's ~3,600 mm2 of silhouette (5 % is 180 mm2):
+# Kirin FD, Woody Rook WD and Crowned Knight KN (diagonal corners hide behind orthogonal ones seen from the
+# front and the side), one sideways rib or fin among pawns with bent steps, a move's modality or range
+# among pawns (Spinal Pawn and Crab; Japanese, Standard and Torpedo Pawns), Guard and Teleporter (cK and a
+# named rule). Their diagrams and codes tell them apart.
 NEAR_TWINS = {frozenset(pair) for pair in [
-    ("iron-pawn", "silver-pawn"), ("left-end-pawn", "patient-pawn"), ("patient-pawn", "right-end-pawn"),
-    ("fish-pawn", "standard-pawn"), ("enhanced-pawn", "left-end-pawn"), ("enhanced-pawn", "right-end-pawn"),
-    ("alibaba", "phoenix"), ("horse-pawn", "lance-pawn"), ("enhanced-pawn", "patient-pawn"),
-    ("left-end-pawn", "right-end-pawn"), ("patient-pawn", "standard-pawn"), ("guard", "teleporter"),
-    ("kirin", "woody-rook"), ("phoenix", "ferfil"), ("japanese-pawn", "standard-pawn"),
-    ("guardian", "kirin"), ("fish-pawn", "patient-pawn"), ("giraffe", "zebra"),
-    ("spinal-pawn", "crab"), ("arrow-pawn", "torpedo-pawn"), ("left-end-pawn", "standard-pawn"),
-    ("minister", "crowned-knight"), ("right-end-pawn", "standard-pawn"), ("guard", "guardian"),
-    ("enhanced-pawn", "gold-pawn"), ("nightrider", "unicorn"), ("alfil", "threeleaper"),
-    ("bison", "zebra"), ("cannon", "rook"), ("fish-pawn", "japanese-pawn"),
+    ("spinal-pawn", "crab"), ("kirin", "woody-rook"), ("japanese-pawn", "standard-pawn"),
+    ("patient-pawn", "right-end-pawn"), ("left-end-pawn", "patient-pawn"), ("woody-rook", "crowned-knight"),
+    ("guard", "teleporter"), ("standard-pawn", "torpedo-pawn"), ("japanese-pawn", "torpedo-pawn"),
 ]}
 
 
@@ -202,7 +200,7 @@ def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
             assert share > 0.0, (a, b)  # no two pieces of a group share a silhouette
     assert close == []
     pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
-    assert len(NEAR_TWINS) <= 0.018 * pairs  # 30 of 1,705 pairs
+    assert len(NEAR_TWINS) <= 0.0055 * pairs  # 9 of 1,705 pairs
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
@@ -246,3 +244,77 @@ def test_no_head_collar_or_rib_overhangs_more_than_forty_degrees(square_mm):
 def test_no_overhang_with_the_weight_pocket_either(square_mm):
     for piece in ALL:
         assert len(_steep_faces(build_piece(piece, ModelOptions(square_mm, weight_pocket=True)), 40.0)) == 0, piece.id
+
+
+def test_a_pawn_that_may_step_back_stands_on_a_plinth():
+    silver, iron, standard = (build_piece(CATALOGUE.get(i)) for i in ("silver-pawn", "iron-pawn", "standard-pawn"))
+    assert silver.shape.plinth and not iron.shape.plinth and not standard.shape.plinth
+    assert silver.top_mm - iron.top_mm == pytest.approx(2.5, abs=0.15)  # 0.05 squares, on a layer
+    assert silver.size.foot_height - iron.size.foot_height == pytest.approx(2.5, abs=0.11)
+    assert not shape_of(CATALOGUE.get("queen")).plinth  # pieces step back anyway: only pawns are marked
+
+
+def test_bent_steps_wear_two_rings_and_fins_point_where_the_knight_leaps():
+    from pieces.model3d.body import Family, family_of
+
+    assert family_of(CATALOGUE.get("patient-pawn").movement) is Family.BENT_STEP
+    assert family_of(CATALOGUE.get("standard-pawn").movement) is Family.LEAPER
+    assert shape_of(CATALOGUE.get("horse-pawn")).fin_vectors == ((-1, 2), (1, 2))
+    assert shape_of(CATALOGUE.get("lance-pawn")).fin_vectors == ((-2, 1), (-1, 2), (1, 2), (2, 1))
+    assert shape_of(CATALOGUE.get("nightrider")).fin_vectors == ((-1, -2), (-1, 2), (1, -2), (1, 2))
+
+
+def test_mirror_image_pawns_differ_from_the_front_by_their_proud_ribs():
+    left, right = (build_piece(CATALOGUE.get(i)) for i in ("left-end-pawn", "right-end-pawn"))
+    assert unshared(silhouettes(left), silhouettes(right)) >= 0.05
+    middle = (left.size.foot_top + left.size.flare_bottom) / 2
+    (_, _, left_x, _), (right_x, _, _, _) = (m.solid.slice(middle).bounds() for m in (left, right))
+    assert left_x == pytest.approx(left.size.base_radius - 0.3, abs=0.05)  # the sideways rib, out to the foot's edge
+    assert right_x == pytest.approx(-left_x, abs=0.05)
+
+
+def _corner_share(model, z: float) -> float:
+    """The section at height z: how far it reaches to the side, as a share of its farthest point."""
+    import math
+
+    points = [point for polygon in model.solid.slice(z).to_polygons() for point in polygon]
+    return max(abs(x) for x, _ in points) / max(math.hypot(x, y) for x, y in points)
+
+
+def test_a_leaper_stands_on_a_stem_whose_corners_point_where_it_leaps():
+    from pieces.model3d.body import Section, section_outline
+
+    wazir, ferz = (build_piece(CATALOGUE.get(i)) for i in ("wazir", "ferz"))
+    assert [a for a, _ in wazir.shape.corners] == [0.0, 90.0, 180.0, 270.0]
+    assert [a for a, _ in ferz.shape.corners] == [45.0, 135.0, 225.0, 315.0]
+    low = wazir.size.foot_top + 3.0  # the plain stem above the foot
+    assert _corner_share(wazir, low) == pytest.approx(1.0, abs=0.01)  # a corner to each side
+    assert _corner_share(ferz, low) == pytest.approx(0.3 + 0.7 * 0.7071, abs=0.02)  # a rounded flat
+    zebra = shape_of(CATALOGUE.get("zebra"))
+    assert [round(a, 1) for a, _ in zebra.corners][:2] == [33.7, 56.3] and len(zebra.corners) == 8
+    phoenix = dict(shape_of(CATALOGUE.get("phoenix")).corners)  # W steps reach less far than A leaps
+    assert phoenix[0.0] == 0.8 and phoenix[45.0] == 1.0
+    outline = section_outline(Section(shape_of(CATALOGUE.get("phoenix")).corners, True))
+    assert max(abs(x) for x, _ in outline) < 0.9  # so Phoenix WA and Alibaba DA differ from the front
+    assert shape_of(CATALOGUE.get("rook")).corners == ()  # riders keep their family's octagon
+
+
+def test_a_piece_that_moves_one_way_and_captures_another_splits_its_stem():
+    from pieces.model3d.body import _beads, _placed, _split, family_of
+
+    piece = CATALOGUE.get("guardian")  # mFcW: moves like a Ferz, captures like a Wazir
+    model = build_piece(piece)
+    moves, captures = (tuple(a for a, _ in corners) for corners in model.shape.corners_by_mode)
+    assert moves == (45.0, 135.0, 225.0, 315.0) and captures == (0.0, 90.0, 180.0, 270.0)
+    size, spec, family = model.size, model.shape, family_of(piece.movement)
+    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
+    split = _split(_placed(sorted(_beads(family, spec), key=lambda b: b[0]), bottom, top, size.base_radius), bottom, top)
+    assert _corner_share(model, bottom + 2.0) < 0.85 < _corner_share(model, top - 3.0)  # diamond below, square above
+    assert len(model.solid.decompose()) == 1 and model.solid.genus() == 0
+    assert bottom < split < top
+    assert build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[0] == build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[1]
+
+
+def test_the_longest_leap_sets_the_height_by_its_length():
+    tops = {i: build_piece(CATALOGUE.get(i)).top_mm for i in ("camel", "zebra", "giraffe")}
+    assert tops["camel"] < tops["zebra"] < tops["giraffe"]  # 3.2, 3.6 and 4.1 squares
