@@ -35,6 +35,7 @@ CROSS_BASE = [(0.0, -0.5), (3.2, -0.5), (3.2, 1.1), (1.6, 3.0), (0.0, 3.0)]
 FINIAL_RADIUS_MM = {"horse": math.hypot(6.6, HORSE_HALF_WIDTH_MM), "mitre": 5.0, "ball": 3.4, "cross": 4.0}
 FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
+FIN_REACH = 0.3  # how far knight fins stand out from the stem, as a share of the base radius
 RIB_INSET_MM = 0.3  # how far inside the foot's edge a rib stands
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
@@ -162,7 +163,7 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float, core_
     if spec.fins:
         low = size.foot_top + 0.45 * (size.flare_bottom - size.foot_top)
         r_in = min(size.waist_radius, core_radius) - 0.6  # inside the stem all the way up (no loop between fin and stem)
-        r_out = stem_radius(low) + 0.2 * size.base_radius
+        r_out = stem_radius(low) + FIN_REACH * size.base_radius
         high = size.flare_bottom + (r_out + 0.5 - size.waist_radius) / MAX_FLARE
         outline = [(r_in, low), (r_out, low + (r_out - r_in) / MAX_FLARE), (r_out, high), (r_in, high)]
         for dx, dy in spec.fin_vectors:

@@ -176,14 +176,14 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
 # same-group pairs measured under 5 % at 50 mm (issue 22); 30 before the stems' corners, the stems of two
 # sections, plinths, proud ribs, pointing fins and heights by leap length. Each differs in one thing the
 # front and side views show with at most ~150 mm2 of a piece's ~3,600 mm2 of silhouette (5 % is 180 mm2):
-# Kirin FD, Woody Rook WD and Crowned Knight KN (diagonal corners hide behind orthogonal ones seen from the
-# front and the side), one sideways rib or fin among pawns with bent steps, a move's modality or range
-# among pawns (Spinal Pawn and Crab; Japanese, Standard and Torpedo Pawns), Guard and Teleporter (cK and a
-# named rule). Their diagrams and codes tell them apart.
+# Kirin FD and Woody Rook WD (diagonal corners hide behind orthogonal ones seen square from the front and
+# the side; turned 45 degrees they differ by 6.2 %), Minister WDN and Crowned Knight KN (one collar and
+# fins of the same knight), and among pawns a move's modality or range on a short stem (Spinal Pawn and
+# Crab; Japanese, Standard and Torpedo Pawns).
+# Their diagrams and codes tell them apart.
 NEAR_TWINS = {frozenset(pair) for pair in [
     ("spinal-pawn", "crab"), ("kirin", "woody-rook"), ("japanese-pawn", "standard-pawn"),
-    ("patient-pawn", "right-end-pawn"), ("left-end-pawn", "patient-pawn"), ("woody-rook", "crowned-knight"),
-    ("guard", "teleporter"), ("standard-pawn", "torpedo-pawn"), ("japanese-pawn", "torpedo-pawn"),
+    ("minister", "crowned-knight"), ("japanese-pawn", "torpedo-pawn"), ("standard-pawn", "torpedo-pawn"),
 ]}
 
 
@@ -200,7 +200,7 @@ def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
             assert share > 0.0, (a, b)  # no two pieces of a group share a silhouette
     assert close == []
     pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
-    assert len(NEAR_TWINS) <= 0.0055 * pairs  # 9 of 1,705 pairs
+    assert len(NEAR_TWINS) <= 0.0036 * pairs  # 6 of 1,705 pairs
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
