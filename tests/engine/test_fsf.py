@@ -159,8 +159,11 @@ def fsf_perft(name: str, start: str, played: list[str], depth: int) -> int:
     return sum(fsf_perft(name, start, played + [m], depth - 1) for m in moves)
 
 
+# Seeds 15 and 16 repeat the 8x8 cases of seeds 11 and 13 (one royal type, two) with other deals: slow
+# (each pyffish.legal_moves call costs about 6 ms here, so a depth-3 perft takes 5-11 s).
 @pytest.mark.parametrize("seed,files,two_royals", [(11, 8, False), (12, 10, False), (13, 8, True), (14, 10, True),
-                                                   (15, 8, False), (16, 8, True)])
+                                                   pytest.param(15, 8, False, marks=pytest.mark.slow),
+                                                   pytest.param(16, 8, True, marks=pytest.mark.slow)])
 def test_perft_of_exported_deals_agrees_with_fairy_stockfish(seed, files, two_royals):
     """`dealer export fsf`'s section for a random deal of expressible pieces: FSF's perft equals ours."""
     rng = random.Random(seed)
@@ -221,7 +224,8 @@ def test_dealer_export_fsf_of_a_game_has_our_perft(tmp_path, game, depth):
     assert fsf_perft(name, sf.start_fen(name), [], depth) == ours
 
 
-@pytest.mark.parametrize("seed", [1, 6])
+# seed 6 is a second sample of the same check as seed 1 (about 11 s each): slow
+@pytest.mark.parametrize("seed", [1, pytest.param(6, marks=pytest.mark.slow)])
 def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
     """Simplified deals fit FSF's 26 letters; these two lose nothing that matters in the first three plies."""
     from click.testing import CliRunner
