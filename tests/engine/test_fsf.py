@@ -131,17 +131,23 @@ def _ambiguous(pos, m) -> bool:
     return any(o.frm == m.frm and o.to == m.to and o.kind != m.kind for o in legal_moves(pos))
 
 
-@pytest.mark.parametrize("seed", range(12))
+def seeds(count: int, default: int) -> list:
+    """Seeds 0..count-1: the first `default` in the default run, the rest (more of the same playouts) slow.
+    test_many_more_playouts_agree_with_fairy_stockfish (slow) plays 60 longer ones besides."""
+    return [seed if seed < default else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
+
+
+@pytest.mark.parametrize("seed", seeds(12, 6))
 def test_random_8x8_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(1000 + seed, 8, 50)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", seeds(8, 4))
 def test_random_10x10_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(2000 + seed, 10, 40)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", seeds(8, 4))  # seeds 0-3 play both board sizes
 def test_a_different_royal_per_side_agrees_with_fsfs_pseudo_royals(seed):
     compare_playout(3000 + seed, 8 if seed % 2 else 10, 50, two_royals=True)
 
