@@ -95,9 +95,11 @@ def chi_square(counts: Counter, cards, per_deal: int, deals: int) -> float:
     return sum((counts[c] - expected) ** 2 / variance for c in cards) * (len(cards) - 1) / len(cards)
 
 
-def test_100k_deals_give_every_card_its_fair_share():
+# 20k deals (about 2,900 per royal, 5,500 per piece card) in the default run; the 100k run is the same
+# check with a finer tolerance for a small bias (slow: about 25 s on a 2-core machine).
+@pytest.mark.parametrize("deals", [20_000, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_deals_give_every_card_its_fair_share(deals):
     procedure = find_procedure("8x8")
-    deals = 100_000
     royals, pieces, pawns = Counter(), Counter(), Counter()
     for seed in range(deals):
         hand = deal(procedure, STARTER, seed).white

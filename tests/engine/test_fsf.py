@@ -131,17 +131,23 @@ def _ambiguous(pos, m) -> bool:
     return any(o.frm == m.frm and o.to == m.to and o.kind != m.kind for o in legal_moves(pos))
 
 
-@pytest.mark.parametrize("seed", range(12))
+def seeds(count: int, default: int) -> list:
+    """Seeds 0..count-1: the first `default` in the default run, the rest (more of the same playouts) slow.
+    test_many_more_playouts_agree_with_fairy_stockfish (slow) plays 60 longer ones besides."""
+    return [seed if seed < default else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
+
+
+@pytest.mark.parametrize("seed", seeds(12, 6))
 def test_random_8x8_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(1000 + seed, 8, 50)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", seeds(8, 4))
 def test_random_10x10_playouts_agree_with_fairy_stockfish(seed):
     compare_playout(2000 + seed, 10, 40)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", seeds(8, 4))  # seeds 0-3 play both board sizes
 def test_a_different_royal_per_side_agrees_with_fsfs_pseudo_royals(seed):
     compare_playout(3000 + seed, 8 if seed % 2 else 10, 50, two_royals=True)
 
@@ -159,8 +165,11 @@ def fsf_perft(name: str, start: str, played: list[str], depth: int) -> int:
     return sum(fsf_perft(name, start, played + [m], depth - 1) for m in moves)
 
 
+# Seeds 15 and 16 repeat the 8x8 cases of seeds 11 and 13 (one royal type, two) with other deals: slow
+# (each pyffish.legal_moves call costs about 6 ms here, so a depth-3 perft takes 5-11 s).
 @pytest.mark.parametrize("seed,files,two_royals", [(11, 8, False), (12, 10, False), (13, 8, True), (14, 10, True),
-                                                   (15, 8, False), (16, 8, True)])
+                                                   pytest.param(15, 8, False, marks=pytest.mark.slow),
+                                                   pytest.param(16, 8, True, marks=pytest.mark.slow)])
 def test_perft_of_exported_deals_agrees_with_fairy_stockfish(seed, files, two_royals):
     """`dealer export fsf`'s section for a random deal of expressible pieces: FSF's perft equals ours."""
     rng = random.Random(seed)
@@ -221,7 +230,8 @@ def test_dealer_export_fsf_of_a_game_has_our_perft(tmp_path, game, depth):
     assert fsf_perft(name, sf.start_fen(name), [], depth) == ours
 
 
-@pytest.mark.parametrize("seed", [1, 6])
+# seed 6 is a second sample of the same check as seed 1 (about 11 s each): slow
+@pytest.mark.parametrize("seed", [1, pytest.param(6, marks=pytest.mark.slow)])
 def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
     """Simplified deals fit FSF's 26 letters; these two lose nothing that matters in the first three plies."""
     from click.testing import CliRunner

@@ -176,7 +176,9 @@ def round_trip_every_move(pos) -> int:
 
 
 def test_every_move_of_random_positions_reads_back_through_text():
-    assert sum(round_trip_every_move(pos) for pos in positions(150, seed=9)) > 2500
+    # the first 75 of what were 150 positions (every kind six times or more): 3,563 moves, still over the 2,500
+    # asked for; the slow test below reads back 10,000 positions
+    assert sum(round_trip_every_move(pos) for pos in positions(75, seed=9)) > 2500
 
 
 def test_pieces_told_apart_by_rank_read_back_as_themselves():

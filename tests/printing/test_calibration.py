@@ -246,7 +246,22 @@ def test_the_reading_put_into_dealer_backs_puts_every_back_behind_its_front(tmp_
             x, y = profile.back_slot(index, duplex, reading)
             ideal = profile.back_slot(index, duplex)
             assert (x + shift[0] * MM_PT, y + shift[1] * MM_PT) == pytest.approx(ideal, abs=1e-6)
-    # and the file `dealer backs` writes with that reading, for one shift
+
+
+# Reading a back page back costs 3-8 s (pdfplumber interprets every back's drawing), so the default run reads
+# one file per duplex, on the perforated and on a cut profile; the other four combinations are slow. The
+# arithmetic above still runs for all six.
+@pytest.mark.parametrize("profile_name, duplex", [
+    ("letter-2x4-perforated", Duplex.LONG), ("a4-cut", Duplex.SHORT),
+    pytest.param("letter-2x4-perforated", Duplex.SHORT, marks=pytest.mark.slow),
+    pytest.param("letter-cut", Duplex.LONG, marks=pytest.mark.slow),
+    pytest.param("letter-cut", Duplex.SHORT, marks=pytest.mark.slow),
+    pytest.param("a4-cut", Duplex.LONG, marks=pytest.mark.slow),
+])
+def test_the_file_dealer_backs_writes_with_a_reading_puts_every_back_behind_its_front(tmp_path, sheets, profile_name,
+                                                                                       duplex) -> None:
+    profile = load_profile(profile_name)
+    sheet = sheets[(profile_name, duplex)]
     request = DeckRequest(piece_ids=("knight", "rook"), profile=profile_name, legend=False,
                           pictures=PictureMode.SILHOUETTE)
     straight = _back_centres(print_backs(CATALOGUE, request, BackOptions(duplex, BackLayout.PAGES), tmp_path / "a")[0])

@@ -63,6 +63,7 @@ def _check_every_piece_card_picture(path: Path) -> None:
         assert sum(len(page.images) for page in pdf.pages) == 71
         for page, deck_page in zip(pdf.pages, pages_of(cards, profile)):
             pictures = {(int(i["x0"] // CELL_W), int(i["top"] // CELL_H)): i for i in page.images}
+            words = page.extract_words()  # once a page, not once a card
             for index, card in enumerate(deck_page):
                 slot = (index % 2, index // 2)
                 if card.info is None:
@@ -73,7 +74,7 @@ def _check_every_piece_card_picture(path: Path) -> None:
                 assert size >= ONE_INCH_PT - 0.01, (card.info.piece.id, size)
                 assert image["x1"] == pytest.approx((slot[0] + 1) * CELL_W - 18, abs=0.6), card.info.piece.id
                 assert image["top"] >= slot[1] * CELL_H + 18 + 20, card.info.piece.id
-                for word in page.extract_words():  # no word on the picture
+                for word in words:  # no word on the picture
                     apart = (word["x1"] <= image["x0"] + 0.01 or word["x0"] >= image["x1"] - 0.01
                              or word["bottom"] <= image["top"] + 0.01 or word["top"] >= image["bottom"] - 0.01)
                     assert apart, (card.info.piece.id, word["text"])
