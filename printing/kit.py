@@ -20,7 +20,7 @@ from printing.cards.jobs import (
 from printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from printing.cards.deck import CardKind
 from printing.files import out_path, write_atomic
-from printing.pictures import renderer_available
+from printing.pictures import prerender, renderer_available
 from printing.cards.sheets import Duplex
 from cards.back import BackStyle, card_back
 from cards.face import blank_face
@@ -61,13 +61,10 @@ def _pictures_units(ctx: KitContext) -> int:
 
 
 def _pictures(ctx: KitContext) -> list[Path]:
-    """Render each starter piece once (cached), so the card steps only read the cache."""
-    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
+    """Render each starter piece once (cached, on every core), so the card steps only read the cache."""
     if _pictures_units(ctx) == 0:
         return []
-    for piece in ctx.catalogue.select(sets=["starter"]):
-        source(piece.id)
-        ctx.advance(1)
+    prerender(list(ctx.catalogue.select(sets=["starter"])), ctx.out_dir, ctx.advance)
     return []
 
 

@@ -215,3 +215,18 @@ def test_the_code_font_has_every_capital_inside_its_box():
     plain, mirrored = text_section("RX", 5.0, 0.9, mirrored=False), text_section("RX", 5.0, 0.9)
     assert (mirrored - plain.mirror((1.0, 0.0))).area() == pytest.approx(0.0, abs=1e-6)  # x mirrored
     assert (mirrored - plain).area() > 5.0  # and so no longer the plain text
+
+
+def test_prerender_fills_the_cache_on_every_core_and_then_renders_nothing(tmp_path, monkeypatch):
+    from printing.pictures import PICTURE_PX, prerender
+
+    pieces = [CATALOGUE.get(piece_id) for piece_id in ("wazir", "ferz", "knight")]
+    steps: list[int] = []
+    prerender(pieces, tmp_path, steps.append)  # two worker processes on a 2-core machine
+    cache = render_cache.default_cache_dir(tmp_path)
+    paths = [render_cache.existing_render_path(piece, cache, width_px=PICTURE_PX) for piece in pieces]
+    assert all(path is not None and Image.open(path).mode == "RGBA" for path in paths) and sum(steps) == 3
+    monkeypatch.setattr(render_cache, "render_piece", lambda *args: pytest.fail("rendered again"))
+    steps.clear()
+    prerender(pieces, tmp_path, steps.append)
+    assert steps == [3]  # all cached: one step of three, nothing rendered
