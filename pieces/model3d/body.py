@@ -1,9 +1,10 @@
-"""The lathe body of a 3D piece: proportions by group, the stem's cross-section by movement family,
-its collars and rings by the shape language (pieces/model3d/shape.py).
+"""The turned body of a 3D piece: proportions by group; the stem's cross-section by movement family
+(riders, hoppers, bent riders) or, for leapers, with rounded corners where the leaps go (moves below,
+captures above when they differ); its collars and rings by the shape language (pieces/model3d/shape.py).
 
 Every outline rises at most 40 degrees from vertical where it widens upwards, so it prints without
-supports; coaxial features live in the revolved profiles, never in booleans. The top face sits on a
-0.2 mm layer boundary.
+supports; coaxial features live in one profile, revolved (round or a family's polygon) or lofted
+through the stem's section, never added by booleans. The top face sits on a 0.2 mm layer boundary.
 """
 
 from __future__ import annotations
