@@ -12,7 +12,8 @@ from engine.dealing.deal_file import cards_in_play, read_deal_file
 from pieces.catalogue import Catalogue, Group
 from pieces.errors import DealerError
 from printing.cards.jobs import (
-    DeckRequest, Format, PictureMode, deck_pages, print_backs, print_calibration, print_cards, print_diagram,
+    DeckRequest, Format, PictureMode, deck_pages, deck_pictures, prerender_deck, print_backs, print_calibration,
+    print_cards, print_diagram,
 )
 from cards.back import BackStyle
 from printing.cards.pdfs import BackLayout, BackOptions
@@ -78,6 +79,10 @@ def cards_command(sets, games, groups, piece_ids, profile, legend, blanks, out_d
     request = _request(sets, games, groups, piece_ids, profile, legend, blanks, pictures)
     pages = deck_pages(catalogue, request)
     prepare_out_dir(out_dir)
+    pictures_needed = len(deck_pictures(catalogue, request))
+    if pictures_needed:
+        with click.progressbar(length=pictures_needed, label="card pictures", file=sys.stderr) as bar:
+            prerender_deck(catalogue, request, Path(out_dir), bar.update)
     with click.progressbar(length=pages, label="card fronts", file=sys.stderr) as bar:
         path, pages = print_cards(catalogue, request, Path(out_dir), bar.update)
     click.echo(f"wrote {path} ({pages} pages)")

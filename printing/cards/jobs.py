@@ -19,7 +19,9 @@ from printing.cards.pdfs import (
 from printing.cards.deck import Card, build_deck, face_info, select_pieces
 from printing.files import file_stem, out_path, write_atomic
 from printing.cards.pdf import PdfPainter, finished_pdf, new_canvas
-from printing.pictures import PictureSource, no_pictures, picture_aspect, rendered_pictures, renderer_available
+from printing.pictures import (
+    PictureSource, no_pictures, picture_aspect, prerender, rendered_pictures, renderer_available,
+)
 from printing.cards.png import png_bytes
 from printing.cards.sheets import DEFAULT_PROFILE, Duplex, load_profile
 from printing.cards.svg import svg_text
@@ -76,6 +78,18 @@ def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], 
     legend = request.legend if request.legend is not None else not request.piece_ids
     hint = request.sets[0] if request.sets else ""
     return build_deck(catalogue, pieces, profile.per_page, legend, hint, request.blanks), profile
+
+
+def deck_pictures(catalogue: Catalogue, request: DeckRequest) -> list:
+    """The pieces whose 3D pictures the deck's faces show (none in silhouette mode or without the renderer)."""
+    if request.pictures is PictureMode.SILHOUETTE or not renderer_available():
+        return []
+    return list(select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids))
+
+
+def prerender_deck(catalogue: Catalogue, request: DeckRequest, out_dir: Path, progress=None) -> None:
+    """Render the deck's pictures into the cache under out_dir on every core, before the pages need them."""
+    prerender(deck_pictures(catalogue, request), out_dir, progress or (lambda units: None))
 
 
 def picture_source(catalogue: Catalogue, mode: PictureMode, out_dir: Path) -> PictureSource:

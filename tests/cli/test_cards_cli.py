@@ -176,3 +176,15 @@ def test_one_card_for_a_print_shop_as_pdf_with_trim_and_bleed_boxes(tmp_path) ->
     media, trim = [float(v) for v in page.mediabox], [float(v) for v in page.trimbox]
     assert media == [0, 0, 324, 216] and trim == [9, 9, 315, 207]
     assert [float(v) for v in page.bleedbox] == media
+
+
+def test_cards_render_their_pictures_first_on_every_core_and_reuse_them(tmp_path):
+    result = run("cards", "--piece", "wazir", "--piece", "ferz", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    cache = sorted(path.name.split("-")[0] for path in (tmp_path / "render-cache").glob("*.png"))
+    assert cache == ["ferz", "wazir"]  # rendered before the pages, one per piece
+    stamps = {path: path.stat().st_mtime_ns for path in (tmp_path / "render-cache").glob("*.png")}
+    assert run("cards", "--piece", "wazir", "--piece", "ferz", "--out", str(tmp_path)).exit_code == 0
+    assert {path: path.stat().st_mtime_ns for path in (tmp_path / "render-cache").glob("*.png")} == stamps  # reused
+    assert run("cards", "--piece", "wazir", "--pictures", "silhouette", "--out", str(tmp_path / "s")).exit_code == 0
+    assert not (tmp_path / "s" / "render-cache").exists()  # silhouettes render nothing
