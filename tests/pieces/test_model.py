@@ -213,17 +213,24 @@ TERM = st.tuples(
 )
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(TERM, min_size=1, max_size=3))
-def test_any_simple_emblem_matches_the_engine(terms):
+def _movement_of(terms):
+    """The XBetza the drawn terms spell, and its movement (None when the mix is not valid XBetza)."""
     from pieces.errors import BetzaError
 
     betza = "".join(
         initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms
     )
     try:
-        movement = parse_movement(betza)
+        return betza, parse_movement(betza)
     except BetzaError:
+        return betza, None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(TERM, min_size=1, max_size=3))
+def test_any_simple_emblem_matches_the_engine(terms):
+    _, movement = _movement_of(terms)
+    if movement is None:
         return
     piece = dataclasses.replace(CATALOGUE.get("knight"), movement=movement)
     if _drawn_as_cells(piece):  # "NN" (two knight terms) is a nightrider: bars, not cells
@@ -277,15 +284,10 @@ def test_grasshoppers_and_cannons_hop_differently():
 def test_any_leaper_stem_is_one_closed_body_that_prints_without_support(terms, group):
     """Corners where the leaps go, moves below and captures above: whatever the terms, one body of genus 0
     with no face leaning more than 40 degrees (the code grooves' 0.6 mm roofs aside)."""
-    from pieces.errors import BetzaError
     from tests.pieces.test_shapes import _steep_faces
 
-    betza = "".join(
-        initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms
-    )
-    try:
-        movement = parse_movement(betza)
-    except BetzaError:
+    betza, movement = _movement_of(terms)
+    if movement is None:
         return
     piece = dataclasses.replace(CATALOGUE.get("wazir"), id="probe", group=group, movement=movement)
     try:
