@@ -17,7 +17,7 @@ from pieces.catalogue import PieceDef
 from pieces.model3d.render import View, render_piece
 from printing.files import out_path, write_atomic
 
-GEOMETRY_VERSION = "pieces3d-7"  # bump when the model or renderer changes what a picture looks like
+GEOMETRY_VERSION = "pieces3d-8"  # bump when the model or renderer changes what a picture looks like
 CACHE_FOLDER = "render-cache"
 
 

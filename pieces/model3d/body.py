@@ -28,12 +28,12 @@ LAYER_MM = 0.2
 FAMILY_RINGS_AT = (0.24,)  # stem fraction of the first of the ranged, bent and hopping families' rings
 COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
 MODALITY_SHIFT = {Modality.MOVE: -0.16, Modality.BOTH: 0.0, Modality.CAPTURE: 0.14}  # of the stem, from the place
-COLLAR = 0.32  # collar depth as a share of the base radius
-RULE_RING = 0.22  # a named rule's ring depth as a share of the base radius
+COLLAR = 0.38  # collar depth as a share of the base radius
+RULE_RING = 0.28  # a named rule's ring depth as a share of the base radius
 FAMILY_RING = 0.18  # the rings of ranged, bent and hopping movers
 OVERLAP_MM = 0.2  # the upper part of a stem of two sections starts this far inside the lower
 PLINTH_SQUARES = 0.05  # the plinth a pawn that may step back stands on: its foot, and so the piece, is taller
-RIBBED_COLLAR_REACH = 0.85  # on a piece with direction ribs, collars reach this share of the base radius (the ribs stand proud)
+RIBBED_COLLAR_REACH = 0.93  # on a piece with direction ribs, collars reach this share of the base radius (the ribs stand proud)
 ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.13, Angle.OBLIQUE: 0.06}  # a lone collar's place, of the stem
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from manifold3d import CrossSection, Manifold, OpType
 
 from pieces.model3d.body import MAX_FLARE, ROUND_SEGMENTS, BodySize
-from pieces.model3d.shape import Rim, ShapeSpec
+from pieces.model3d.shape import Modality, Rim, ShapeSpec
 
 # a horse head seen from its right side, facing forward (+y), in mm at 50 mm squares
 HORSE_PROFILE = [
@@ -37,6 +37,7 @@ FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
 FIN_REACH = 0.3  # how far knight fins stand out from the stem, as a share of the base radius
 RIB_INSET_MM = 0.3  # how far inside the foot's edge a rib stands
+RIB_TOP, MOVE_RIB_TOP = 0.85, 0.5  # how far up the stem a rib reaches (a share of it): a way a piece moves and captures, a way it only moves
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
     Rim.BAND: (1.2, 1.6, 0, False), Rim.POINTS: (1.2, 5.0, 8, True), Rim.BATTLEMENT: (1.2, 3.0, 8, False),
@@ -168,14 +169,20 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float, core_
         outline = [(r_in, low), (r_out, low + (r_out - r_in) / MAX_FLARE), (r_out, high), (r_in, high)]
         for dx, dy in spec.fin_vectors:
             out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
-    for dx, dy in spec.ribs:
-        top = size.foot_top + 0.85 * (size.flare_bottom - size.foot_top)
-        r_out = size.base_radius - RIB_INSET_MM
-        inner, core = stem_radius(top) - 0.8, min(stem_radius(top), core_radius) - 0.8
-        bottom = size.foot_height - 0.5  # inside the foot's band
-        outline = [(core, bottom), (r_out, bottom), (r_out, top - (r_out - inner)), (inner, top), (core, top)]
-        out.append(_radial_plate(outline, thickness, math.atan2(dy, dx)))
+    for (dx, dy), modality in spec.ribs:
+        out.append(_radial_plate(_rib_outline(size, modality, stem_radius, core_radius), thickness, math.atan2(dy, dx)))
     return out
+
+
+def _rib_outline(size: BodySize, modality: Modality, stem_radius, core_radius: float) -> list[tuple[float, float]]:
+    """A direction rib in the (radius, z) plane, from inside the foot's band out to just inside the foot's
+    edge, up to RIB_TOP of the stem for a way the piece moves and captures, to MOVE_RIB_TOP for a way it
+    only moves (moves below, captures above)."""
+    top = size.foot_top + (MOVE_RIB_TOP if modality is Modality.MOVE else RIB_TOP) * (size.flare_bottom - size.foot_top)
+    r_out = size.base_radius - RIB_INSET_MM
+    inner, core = stem_radius(top) - 0.8, min(stem_radius(top), core_radius) - 0.8
+    bottom = size.foot_height - 0.5  # inside the foot's band
+    return [(core, bottom), (r_out, bottom), (r_out, top - (r_out - inner)), (inner, top), (core, top)]
 
 
 def _radial_plate(outline: list[tuple[float, float]], thickness: float, angle: float) -> Manifold:

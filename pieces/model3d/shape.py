@@ -78,7 +78,7 @@ class ShapeSpec:
     fin_vectors: tuple[tuple[int, int], ...] = FOUR_FINS  # where the fins point: the knight leaps, four for a full knight
     collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())  # by distance 1, 2, 3+
     rule_rings: tuple[float, ...] = ()  # positions of the named rules' rings
-    ribs: tuple[tuple[int, int], ...] = ()  # compass directions of a directional piece's moves (ribs on the stem)
+    ribs: tuple[tuple[tuple[int, int], Modality], ...] = ()  # a directional piece's compass directions, with what it may do there
     thick: bool = False  # a tower's straight, thick stem
     plinth: bool = False  # a pawn that may step back stands on a tall foot
     corners: tuple[tuple[float, float], ...] = ()  # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
@@ -157,7 +157,7 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
         collars=_collars(movement, horse or fins),
         rule_rings=tuple(sorted({RULE_RING_AT[rule] for rule in piece.rules})),
         ribs=_ribs(movement), thick=rim is Rim.TOWER, plinth=piece.group is Group.PAWN and _retreats(movement),
-        corners=_corners(movement), corners_by_mode=(_corners(movement, Mode.MOVE), _corners(movement, Mode.CAPTURE)),
+        corners=_corners(movement), corners_by_mode=_stem_parts(movement),
         top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features) + _reach_offset(movement),
         waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, _kinds_of_move(movement)),
     )
@@ -214,7 +214,7 @@ def _fin_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(vectors))
 
 
-def _corners(movement: Movement, mode: Mode | None = None) -> tuple[tuple[float, float], ...]:
+def _corners(movement: Movement, mode: Mode | None = None, steps_only: bool = False) -> tuple[tuple[float, float], ...]:
     """The stem's corners as (degrees, reach): the directions of a leaper's one-leg leaps and limited
     slides, with their mirror images and quarter turns (not first-move-only ones; only those that may
     move, or capture, when a mode is given). A single step reaches STEP_CORNER of the way, a longer move
@@ -227,7 +227,10 @@ def _corners(movement: Movement, mode: Mode | None = None) -> tuple[tuple[float,
         if mode is not None and mode not in path.modes:
             continue
         dx, dy = path.final.vector
-        far = STEP_CORNER if max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1 else 1.0
+        step = max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1
+        if steps_only and not step:
+            continue
+        far = STEP_CORNER if step else 1.0
         for x, y in ((dx, dy), (dy, dx)):
             for sx in (1, -1):
                 for sy in (1, -1):
@@ -236,19 +239,37 @@ def _corners(movement: Movement, mode: Mode | None = None) -> tuple[tuple[float,
     return tuple(sorted(reach.items()))
 
 
+def _stem_parts(movement: Movement) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The corners of the lower and the upper stem: a leaper that moves one way and captures another shows
+    its moves below and its captures above; else, when it also leaps farther, its single steps below and
+    all its moves above."""
+    moves, captures = _corners(movement, Mode.MOVE), _corners(movement, Mode.CAPTURE)
+    if moves != captures:
+        return moves, captures
+    steps = _corners(movement, steps_only=True)
+    return (steps, moves) if steps and steps != moves else (moves, captures)
+
+
 def _retreats(movement: Movement) -> bool:
     """Whether some move or capture ends behind the square it starts from."""
     return any(sum(leg.vector[1] for leg in path.legs) < 0 for path in movement.paths)
 
 
-def _ribs(movement: Movement) -> tuple[tuple[int, int], ...]:
-    """The compass directions of every leg, when they are not the same after a quarter turn (pawns,
-    the Ship); none for pieces that move alike in all four directions."""
-    directions = {((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
-                  for path in movement.paths for leg in path.legs}
-    if {(-dy, dx) for dx, dy in directions} == directions:
+def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
+    """The compass directions a piece moves in, each with whether it also captures that way (a rib low on
+    the stem for a way it only moves, all the way up for both; a way it only captures has no rib, the
+    upper stem's corners show it), when they are not the same after a quarter turn (pawns, the Ship);
+    none for pieces that move alike in all four directions."""
+    kinds: dict[tuple[int, int], set[Modality]] = {}
+    for path in movement.paths:
+        for leg in path.legs:
+            direction = ((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
+            kinds.setdefault(direction, set()).add(modality_of(path))
+    ribs = {direction: next(iter(modes)) if len(modes) == 1 else Modality.BOTH for direction, modes in kinds.items()}
+    ribs = {direction: modality for direction, modality in ribs.items() if modality is not Modality.CAPTURE}
+    if {(-dy, dx): modality for (dx, dy), modality in ribs.items()} == ribs:
         return ()
-    return tuple(sorted(directions))
+    return tuple(sorted(ribs.items()))
 
 
 def _derived_head(group: Group, orthogonal: bool, diagonal: bool, knight: bool, leaps: set) -> set[ShapeFeature]:

@@ -173,20 +173,6 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
-# same-group pairs measured under 5 % at 50 mm (issue 22); 30 before the stems' corners, the stems of two
-# sections, plinths, proud ribs, pointing fins and heights by leap length. Each differs in one thing the
-# front and side views show with at most ~150 mm2 of a piece's ~3,600 mm2 of silhouette (5 % is 180 mm2):
-# Kirin FD and Woody Rook WD (diagonal corners hide behind orthogonal ones seen square from the front and
-# the side; turned 45 degrees they differ by 6.2 %), Minister WDN and Crowned Knight KN (one collar and
-# fins of the same knight), and among pawns a move's modality or range on a short stem (Spinal Pawn and
-# Crab; Japanese, Standard and Torpedo Pawns).
-# Their diagrams and codes tell them apart.
-NEAR_TWINS = {frozenset(pair) for pair in [
-    ("spinal-pawn", "crab"), ("kirin", "woody-rook"), ("japanese-pawn", "standard-pawn"),
-    ("minister", "crowned-knight"), ("japanese-pawn", "torpedo-pawn"), ("standard-pawn", "torpedo-pawn"),
-]}
-
-
 @pytest.mark.slow
 def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
     views = {piece.id: silhouettes(build_piece(piece)) for piece in ALL}
@@ -195,12 +181,9 @@ def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
         ids = [piece.id for piece in ALL if piece.group is group]
         for a, b in itertools.combinations(ids, 2):
             share = unshared(views[a], views[b])
-            if share < 0.05 and frozenset((a, b)) not in NEAR_TWINS:
+            if share < 0.05:
                 close.append((a, b, round(share, 3)))
-            assert share > 0.0, (a, b)  # no two pieces of a group share a silhouette
-    assert close == []
-    pairs = sum(len(list(itertools.combinations([p for p in ALL if p.group is g], 2))) for g in Group)
-    assert len(NEAR_TWINS) <= 0.0036 * pairs  # 6 of 1,705 pairs
+    assert close == []  # 1,705 pairs, the closest 5.1 % (Bison and Giraffe, Spinal Pawn and Crab)
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
@@ -267,8 +250,8 @@ def test_bent_steps_wear_two_rings_and_fins_point_where_the_knight_leaps():
 def test_mirror_image_pawns_differ_from_the_front_by_their_proud_ribs():
     left, right = (build_piece(CATALOGUE.get(i)) for i in ("left-end-pawn", "right-end-pawn"))
     assert unshared(silhouettes(left), silhouettes(right)) >= 0.05
-    middle = (left.size.foot_top + left.size.flare_bottom) / 2
-    (_, _, left_x, _), (right_x, _, _, _) = (m.solid.slice(middle).bounds() for m in (left, right))
+    low = left.size.foot_top + 0.1 * (left.size.flare_bottom - left.size.foot_top)  # low: its sideways rib is a move-only one
+    (_, _, left_x, _), (right_x, _, _, _) = (m.solid.slice(low).bounds() for m in (left, right))
     assert left_x == pytest.approx(left.size.base_radius - 0.3, abs=0.05)  # the sideways rib, out to the foot's edge
     assert right_x == pytest.approx(-left_x, abs=0.05)
 
@@ -313,6 +296,29 @@ def test_a_piece_that_moves_one_way_and_captures_another_splits_its_stem():
     assert len(model.solid.decompose()) == 1 and model.solid.genus() == 0
     assert bottom < split < top
     assert build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[0] == build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[1]
+
+
+def test_single_steps_stand_below_longer_leaps_on_a_stem_of_two_sections():
+    kirin, woody = (build_piece(CATALOGUE.get(i)) for i in ("kirin", "woody-rook"))  # FD and WD
+    (steps, moves), (woody_steps, _) = kirin.shape.corners_by_mode, woody.shape.corners_by_mode
+    assert [a for a, _ in steps] == [45.0, 135.0, 225.0, 315.0] and [a for a, _ in woody_steps] == [0.0, 90.0, 180.0, 270.0]
+    assert len(moves) == 8  # F's corners and D's
+    low = kirin.size.foot_top + 3.0
+    assert _corner_share(kirin, low) < 0.85 < _corner_share(woody, low)  # a diamond under the Kirin, a square under the Woody Rook
+    assert len(kirin.solid.decompose()) == 1 and kirin.solid.genus() == 0
+    assert unshared(silhouettes(kirin), silhouettes(woody)) >= 0.05
+
+
+def test_ribs_show_where_a_pawn_moves_low_and_where_it_also_captures_high():
+    from pieces.model3d.shape import Modality
+
+    standard, crab = (build_piece(CATALOGUE.get(i)) for i in ("standard-pawn", "crab"))
+    assert standard.shape.ribs == (((0, 1), Modality.MOVE),)  # it only captures diagonally: no rib there
+    assert dict(crab.shape.ribs) == {(-1, 1): Modality.BOTH, (0, 1): Modality.MOVE, (1, 1): Modality.BOTH}
+    size = standard.size
+    low, high = (size.foot_top + share * (size.flare_bottom - size.foot_top) for share in (0.2, 0.7))
+    forward = [standard.solid.slice(z).bounds()[3] for z in (low, high)]  # how far forward (+y) the section reaches
+    assert forward[0] == pytest.approx(size.base_radius - 0.3, abs=0.05) and forward[1] < size.base_radius - 1.0
 
 
 def test_the_longest_leap_sets_the_height_by_its_length():
