@@ -82,7 +82,7 @@ class ShapeSpec:
     thick: bool = False  # a tower's straight, thick stem
     plinth: bool = False  # a pawn that may step back stands on a tall foot
     corners: tuple[tuple[float, float], ...] = ()  # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
-    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())  # the lower stem by its moves, the upper by its captures
+    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())  # the lower and upper stem's corners (_stem_parts)
     top_offset_squares: float = 0.0
     waist_share: float = WAIST_SHARE + 2 * WAIST_STEP  # the stem's waist radius as a share of the base radius
 
@@ -217,9 +217,10 @@ def _fin_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
 def _corners(movement: Movement, mode: Mode | None = None, steps_only: bool = False) -> tuple[tuple[float, float], ...]:
     """The stem's corners as (degrees, reach): the directions of a leaper's one-leg leaps and limited
     slides, with their mirror images and quarter turns (not first-move-only ones; only those that may
-    move, or capture, when a mode is given). A single step reaches STEP_CORNER of the way, a longer move
-    all of it: W gives a small square stem, F a small diamond, K an octagon, D a full square, N eight
-    corners at the knight's angles, WA an octagon with long diagonal corners."""
+    move, or capture, when a mode is given; only single steps with steps_only). A single step reaches
+    STEP_CORNER of the way, a longer move all of it: W gives a small square stem, F a small diamond,
+    K an octagon, D a full square, N eight corners at the knight's angles, WA an octagon with long
+    diagonal corners."""
     reach: dict[float, float] = {}
     for path in movement.paths:
         if len(path.legs) != 1 or path.final.max_steps is None or path.initial:
