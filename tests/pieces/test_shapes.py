@@ -173,7 +173,6 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
-@pytest.mark.slow
 def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
     views = {piece.id: silhouettes(build_piece(piece)) for piece in ALL}
     close = []
