@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -20,6 +21,7 @@ from printing.cards.jobs import (
 from printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from printing.cards.deck import CardKind
 from printing.files import out_path, write_atomic
+from printing.parallel import each_on_every_core
 from printing.pictures import prerender, renderer_available
 from printing.cards.sheets import Duplex
 from cards.back import BackStyle, card_back
@@ -98,14 +100,12 @@ def _pod(ctx: KitContext) -> list[Path]:
 
 
 def _pod_pngs(ctx: KitContext) -> list[Path]:
-    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask."""
+    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask; the
+    cards are drawn on every core."""
     folder = out_path(ctx.out_dir, "cards/print-on-demand/png")
-    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
-    written = []
-    for piece in ctx.catalogue.select(sets=["starter"]):
-        drawing = card_drawing(ctx.catalogue, piece.id, source)
-        written.append(write_drawing(drawing, Format.PNG, out_path(folder, f"{piece.id}.png"), 300, BLEED_PT, source))
-        ctx.advance(1)
+    ids = [piece.id for piece in ctx.catalogue.select(sets=["starter"])]
+    draw = partial(_pod_card_png, catalogue=ctx.catalogue, pictures=ctx.pictures, out_dir=ctx.out_dir, folder=folder)
+    written = each_on_every_core(draw, ids, ctx.advance)
     written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
     for group in _starter_groups(ctx)[:-1]:
         written.append(write_drawing(blank_face(group), Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
@@ -114,6 +114,13 @@ def _pod_pngs(ctx: KitContext) -> list[Path]:
         written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
     ctx.advance(1)
     return written
+
+
+def _pod_card_png(piece_id: str, catalogue: Catalogue, pictures: PictureMode, out_dir: Path, folder: Path) -> Path:
+    """One card face as a print-on-demand PNG (in a worker process: it reads the pictures from the cache)."""
+    source = picture_source(catalogue, pictures, out_dir)
+    drawing = card_drawing(catalogue, piece_id, source)
+    return write_drawing(drawing, Format.PNG, out_path(folder, f"{piece_id}.png"), 300, BLEED_PT, source)
 
 
 def _starter_groups(ctx: KitContext) -> list[str]:

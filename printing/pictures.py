@@ -6,14 +6,14 @@ the renderer (and tests can pass their own).
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from PIL import Image
 
 from pieces.catalogue import Catalogue, PieceDef
+from printing.parallel import each_on_every_core
 
 PictureSource = Callable[[str], "Image.Image | None"]
 PICTURE_PX = 120  # renders are about twice as tall as wide: 48 pt high at about 350 dpi
@@ -75,15 +75,7 @@ def prerender(pieces: list[PieceDef], out_dir: Path, advance: Callable[[int], No
     cache = default_cache_dir(out_dir)
     todo = [piece for piece in pieces if existing_render_path(piece, cache, width_px=PICTURE_PX) is None]
     advance(len(pieces) - len(todo))
-    workers = min(len(todo), os.cpu_count() or 1)
-    if workers <= 1:
-        for piece in todo:
-            _render_one(piece, cache)
-            advance(1)
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        for _ in pool.map(_render_one, todo, [cache] * len(todo)):
-            advance(1)
+    each_on_every_core(partial(_render_one, cache=cache), todo, advance)
 
 
 def _render_one(piece: PieceDef, cache: Path) -> None:
