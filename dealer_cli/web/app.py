@@ -188,9 +188,11 @@ def _hand_card(card) -> dict:
 
 
 def choice_view(choice: Choice) -> dict:
-    """A question for the page's dialog: prompt, and each option's key and words."""
+    """A question for the page's dialog: prompt, and each option's key, words and the piece a promotion makes
+    (the dialog shows that piece's card)."""
     return {"kind": choice.kind.value, "prompt": choice.prompt, "squares": list(choice.squares),
-            "options": [{"key": o.key, "text": o.text, "move": o.notation} for o in choice.options]}
+            "options": [{"key": o.key, "text": o.text, "move": o.notation, "piece": o.move.promotion}
+                        for o in choice.options]}
 
 
 def targets(session: Session) -> dict[str, list[dict]]:

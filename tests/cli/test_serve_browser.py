@@ -207,6 +207,11 @@ def test_promotion_dialog_then_undo(serve, page):
     keys = page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")
     assert keys == ["Q", "MI"]
     assert "reaches b8: promote to" in page.inner_text("#choice-prompt")
+    assert page.get_attribute("#choice-card", "src") == "/card/queen.svg"  # the first option's card
+    page.hover("#choice-options button[data-key=MI]")
+    assert page.get_attribute("#choice-card", "src") == "/card/minister.svg"
+    page.wait_for_function("() => document.getElementById('choice-card').naturalWidth > 0")  # the card is served
+    assert page.get_attribute("#choice-card", "alt") == "the card of MI: Minister (shared extra: the other side loses it too)"
     page.screenshot(path=str(SCREENSHOTS / "promotion-dialog.png"))
     page.click("#choice-options button[data-key=MI]")
     wait_for_moves(page, 1)
@@ -219,6 +224,29 @@ def test_promotion_dialog_then_undo(serve, page):
     assert page.inner_text("#hands").count("MI") == 2
 
 
+def test_the_board_is_played_by_keyboard(serve, page):
+    server = serve("chess")
+    open_board(page, server)
+    page.focus("[data-square=a8]")  # the first square takes the keyboard's focus
+    focused = "document.activeElement.dataset.square"
+    for key in ["ArrowDown"] * 6 + ["ArrowRight"] * 4:
+        page.keyboard.press(key)
+    assert page.evaluate(focused) == "e2"
+    page.keyboard.press("Enter")
+    assert targets(page) == {"e3", "e4"} and page.evaluate(focused) == "e2"  # focus stays on the square drawn again
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press(" ")
+    wait_for_moves(page, 1)
+    assert board_codes(page)["e4"] == "white P"
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == "d4"
+    tab_stops = page.eval_on_selector_all("[data-square][tabindex='0']", "nodes => nodes.length")
+    assert tab_stops == 1  # one tab stop for the whole board: Tab moves on to the buttons
+    page.screenshot(path=str(SCREENSHOTS / "keyboard.png"))
+
+
 def test_free_castling_dialog(serve, page):
     server = serve("constable-spiel", "--fen", "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1")
     open_board(page, server)
@@ -228,6 +256,7 @@ def test_free_castling_dialog(serve, page):
     tap(page, "f1")
     page.wait_for_selector("#choice[open]")
     assert page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")[:2] == ["move", "h1"]
+    assert not page.is_visible("#choice-card")  # no piece to preview when castling
     page.click("#choice-options button[data-key=h1]")
     wait_for_moves(page, 1)
     assert page.inner_text("#move-list .san") == "O-O@f1"

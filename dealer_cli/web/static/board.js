@@ -21,6 +21,7 @@ let cardShown = null;      // the card on show: { piece, side, square } (square 
 let unreachable = false;   // the last poll failed: the page says so until the server answers again
 let pollTimer = null;
 let lastSaid = null;       // the computer's last move as last shown, so each one is shown once
+let cursor = null;         // the square the keyboard stands on (arrows move it, Enter or Space taps it)
 
 const $ = (id) => document.getElementById(id);
 
@@ -119,6 +120,7 @@ function shownTargets() {
 
 function drawBoard() {
   const board = $("board");
+  const focused = board.contains(document.activeElement); // a square has the keyboard's focus: it keeps it
   board.replaceChildren();
   board.setAttribute("viewBox", `0 0 ${state.files * S} ${state.ranks * S}`);
   drawArrowhead(board);
@@ -128,7 +130,7 @@ function drawBoard() {
     const [column, row] = squareAt(index);
     const x = column * S, y = row * S;
     const group = svgNode("g", { "data-square": square.name, class: "square", role: "gridcell",
-      "aria-label": describe(square) }, board);
+      "aria-label": describe(square), tabindex: square.name === cursorSquare() ? "0" : "-1" }, board);
     svgNode("title", {}, group).textContent = describe(square); // the piece's name on hover
     const classes = [square.light ? "light" : "dark"];
     if (state.last_squares.includes(square.name)) classes.push("last");
@@ -140,6 +142,43 @@ function drawBoard() {
     if (targets.has(square.name)) drawMark(group, square.name, targets.get(square.name), x, y);
   });
   drawBattleSteps(board);
+  if (focused) focusSquare(cursorSquare());
+}
+
+function cursorSquare() {
+  // the square the keyboard stands on: kept while it is on the board, else the selected one or the first
+  const names = state.squares.map((q) => q.name);
+  if (!names.includes(cursor)) cursor = names.includes(selected) ? selected : names[0];
+  return cursor;
+}
+
+function focusSquare(name) {
+  const group = $("board").querySelector(`[data-square="${name}"]`);
+  if (!group) return;
+  for (const other of $("board").querySelectorAll("[data-square]")) other.setAttribute("tabindex", other === group ? "0" : "-1");
+  group.focus();
+}
+
+function keyOnBoard(event) {
+  // arrows move between squares as they are drawn (a flipped board too), Enter or Space taps the square
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (!state) return;
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    tapSquare(cursorSquare());
+    return;
+  }
+  if (!(event.key in steps)) return;
+  event.preventDefault();
+  const [dx, dy] = steps[event.key];
+  const [column, row] = squareAt(state.squares.findIndex((q) => q.name === cursorSquare()));
+  const next = state.squares.findIndex((_, index) => {
+    const [c, r] = squareAt(index);
+    return c === column + dx && r === row + dy;
+  });
+  if (next < 0) return;
+  cursor = state.squares[next].name;
+  focusSquare(cursor);
 }
 
 function drawMark(group, name, kind, x, y) {
@@ -461,9 +500,21 @@ function drawChoice() {
     button.firstChild.textContent = option.key;
     button.append(option.text);
     button.addEventListener("click", () => { dialog.close(); send("/api/play", { move: option.key }); });
+    for (const event of ["focus", "mouseenter"]) button.addEventListener(event, () => previewChoice(option));
     options.append(button);
   }
+  previewChoice(choice.options.find((option) => option.piece) || null);
   if (!dialog.open) dialog.showModal();
+}
+
+function previewChoice(option) {
+  // a promotion's options show the card of the piece each makes, so a player can check what it does
+  const card = $("choice-card");
+  card.hidden = !(option && option.piece);
+  if (card.hidden) return;
+  const source = `/card/${option.piece}.svg`;
+  if (card.getAttribute("src") !== source) card.src = source;
+  card.alt = `the card of ${option.key}: ${option.text}`;
 }
 
 function drawAll() {
@@ -531,8 +582,12 @@ async function poll() {
 function start() {
   $("board").addEventListener("click", (event) => {
     const square = event.target.closest("[data-square]");
-    if (square) tapSquare(square.dataset.square);
+    if (square) {
+      cursor = square.dataset.square;
+      tapSquare(square.dataset.square);
+    }
   });
+  $("board").addEventListener("keydown", keyOnBoard);
   $("undo").addEventListener("click", command("undo"));
   $("redo").addEventListener("click", command("redo"));
   $("draw").addEventListener("click", command("draw"));
