@@ -84,6 +84,8 @@ def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer |
     except DealerError as error:
         console.print(f"[red]error:[/] {escape(str(error))}")
         return None
+    if answer.clear:
+        console.clear()
     _show_events(console, answer.report.events)
     for text in answer.lines:
         console.print(escape(text))

@@ -1,7 +1,7 @@
 """The commands of a game at the board, shared by every interface: one line in, an Answer out.
 
 A line is a move (or the answer to a pending choice) or a command: moves, undo, redo, card, board,
-fen, save, draw, accept, decline, claim, resign, help, quit. The terminal, a script and the web page
+clear, fen, save, draw, accept, decline, claim, resign, help, quit. The terminal, a script and the web page
 all call run_line; how the game is saved is the interface's Autosave. A line that ends the game by a
 player's word (resign, accepting a draw, a claim) has a `confirmation` question the terminal and the
 page ask first; a script's lines are taken as meant.
@@ -24,7 +24,8 @@ a move       e2e4, e7e8=Q, Nf3, exd5, O-O, e1f1/h1; a battle move: d3d4&e3e4
 moves [SQ]   the legal moves, or those of the piece on square SQ
 undo, redo   take back the last move, play it again
 card ID      a piece's rules and diagram (catalogue id, code like CH, square)
-board, fen   the board again; the position as FEN
+board, clear the board again (clear: on a cleared screen)
+fen          the position as FEN
 save [FILE]  save now (every move is saved anyway) and pause the clock
 draw         offer a draw; 'accept' or 'decline' answers an offer
 claim        claim a draw (threefold repetition, fifty-move rule)
@@ -50,6 +51,7 @@ class Answer:
     quit: bool = False
     board: bool = False  # the terminal draws the board again
     board_text: bool = False  # the player asked for the board: a script prints it as text
+    clear: bool = False  # the terminal clears the screen first
 
 
 def run_line(session: Session, saver: Autosave, line: str) -> Answer:
@@ -153,6 +155,10 @@ def _board(session: Session, saver: Autosave, rest: str) -> Answer:
     return Answer(board=True, board_text=True)
 
 
+def _clear(session: Session, saver: Autosave, rest: str) -> Answer:
+    return Answer(board=True, board_text=True, clear=True)
+
+
 def _fen(session: Session, saver: Autosave, rest: str) -> Answer:
     return Answer(lines=[f"fen: {format_fen(session.position)}"])
 
@@ -195,6 +201,7 @@ def _quit(session: Session, saver: Autosave, rest: str) -> Answer:
 
 
 HANDLERS = {
-    "moves": _moves, "undo": _undo, "redo": _redo, "card": _card, "board": _board, "fen": _fen, "save": _save,
-    "draw": _draw, "accept": _accept, "decline": _decline, "claim": _claim, "resign": _resign, "help": _help, "quit": _quit,
+    "moves": _moves, "undo": _undo, "redo": _redo, "card": _card, "board": _board, "clear": _clear, "fen": _fen,
+    "save": _save, "draw": _draw, "accept": _accept, "decline": _decline, "claim": _claim, "resign": _resign,
+    "help": _help, "quit": _quit,
 }

@@ -75,3 +75,14 @@ def test_both_sides_codes_read_on_every_square_colour(square):
         ink = _luminance(PIECE_STYLE[side])
         contrast = (max(ink, background) + 0.05) / (min(ink, background) + 0.05)
         assert contrast >= 4.0, (square, side, round(contrast, 2))  # was 2.4:1 for White on the light squares
+
+
+def test_clear_clears_the_screen_and_draws_the_board_instead_of_being_read_as_a_move(tmp_path):
+    shown = io.StringIO()
+    console = Console(file=shown, force_terminal=True, color_system=None, width=80, highlight=False)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        pipe.send_text("e4\rclear\rquit\r")
+        play_in_terminal(Session.new("chess"), Saver(tmp_path / "g.pgn"), False, console)
+    before, after = shown.getvalue().split("\x1b[2J")  # rich's clear-screen sequence, once
+    assert "error" not in before + after
+    assert "  4 . . . . P . . .\n" in after and "last move: 1. e4\nBlack to move\n" in after
