@@ -354,7 +354,11 @@ def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):
     box = page.locator("#board").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert box["width"] / 12 >= 28  # a square is still a finger's width
+    square = page.locator("[data-square=a1]").bounding_box()
+    assert square["width"] >= 28  # a square is still a finger's width
+    labels = page.eval_on_selector_all(".label-strip text", "nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect().height])")
+    assert [text for text, _ in labels] == list("abcdefghijkl") + [str(rank) for rank in range(12, 0, -1)]
+    assert min(height for _, height in labels) >= 10  # the coordinates beside the board, readable (inside: about 5 px)
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12.png"), full_page=True)
     phone.close()
 

@@ -8,6 +8,8 @@ const POLL_MS = 1500;
 const THINKING_POLL_MS = 250; // while the computer thinks, its move is fetched this often
 const KEY = document.querySelector("meta[name=dealer-key]").content; // this run's key, sent with every call
 const PHONE = window.matchMedia("(max-width: 820px)"); // the card opens over the board here
+const LABEL_UNITS = 17;    // the coordinates' size inside the squares, in SVG units
+const LABEL_MIN_PX = 11;   // coordinates that would be smaller on screen move to a strip beside the board
 
 let state = null;          // the last state the server sent
 let selected = null;       // the square of the piece whose moves are highlighted
@@ -21,6 +23,7 @@ let cardShown = null;      // the card on show: { piece, side, square } (square 
 let unreachable = false;   // the last poll failed: the page says so until the server answers again
 let pollTimer = null;
 let lastSaid = null;       // the computer's last move as last shown, so each one is shown once
+let labelStrip = 0;        // SVG units of the strip left of and under the board for the coordinates (0: inside)
 let cursor = null;         // the square the keyboard stands on (arrows move it, Enter or Space taps it)
 
 const $ = (id) => document.getElementById(id);
@@ -122,7 +125,8 @@ function drawBoard() {
   const board = $("board");
   const focused = board.contains(document.activeElement); // a square has the keyboard's focus: it keeps it
   board.replaceChildren();
-  board.setAttribute("viewBox", `0 0 ${state.files * S} ${state.ranks * S}`);
+  labelStrip = labelStripUnits();
+  board.setAttribute("viewBox", `${-labelStrip} 0 ${state.files * S + labelStrip} ${state.ranks * S + labelStrip}`);
   drawArrowhead(board);
   const targets = shownTargets();
   const checked = state.check ? state.squares.filter((q) => q.royal && q.side === state.turn).map((q) => q.name) : [];
@@ -141,8 +145,39 @@ function drawBoard() {
     if (square.piece) drawPiece(group, square, x, y);
     if (targets.has(square.name)) drawMark(group, square.name, targets.get(square.name), x, y);
   });
+  if (labelStrip) drawLabelStrip(board);
   drawBattleSteps(board);
   if (focused) focusSquare(cursorSquare());
+}
+
+function labelStripUnits() {
+  // on a small screen (a 12x12 board on a phone) the coordinates inside the squares would be a few pixels
+  // high: they move to a strip left of and under the board, LABEL_MIN_PX high
+  const width = $("board").getBoundingClientRect().width;
+  if (!width || LABEL_UNITS * width / (state.files * S) >= LABEL_MIN_PX) return 0;
+  const high = 1.4 * LABEL_MIN_PX; // the strip, in pixels
+  return Math.ceil(high * state.files * S / (width - high));
+}
+
+function drawLabelStrip(board) {
+  const strip = svgNode("g", { class: "label-strip" }, board);
+  const size = labelStrip / 1.4;
+  for (let column = 0; column < state.files; column++) {
+    const square = state.squares[squareIndexAt(column, state.ranks - 1)];
+    svgNode("text", { x: column * S + S / 2, y: state.ranks * S + labelStrip / 2, "font-size": size },
+      strip).textContent = square.name[0];
+  }
+  for (let row = 0; row < state.ranks; row++) {
+    const square = state.squares[squareIndexAt(0, row)];
+    svgNode("text", { x: -labelStrip / 2, y: row * S + S / 2, "font-size": size }, strip).textContent = square.name.slice(1);
+  }
+}
+
+function squareIndexAt(column, row) {
+  return state.squares.findIndex((_, index) => {
+    const [c, r] = squareAt(index);
+    return c === column && r === row;
+  });
 }
 
 function cursorSquare() {
@@ -172,10 +207,7 @@ function keyOnBoard(event) {
   event.preventDefault();
   const [dx, dy] = steps[event.key];
   const [column, row] = squareAt(state.squares.findIndex((q) => q.name === cursorSquare()));
-  const next = state.squares.findIndex((_, index) => {
-    const [c, r] = squareAt(index);
-    return c === column + dx && r === row + dy;
-  });
+  const next = squareIndexAt(column + dx, row + dy);
   if (next < 0) return;
   cursor = state.squares[next].name;
   focusSquare(cursor);
@@ -208,6 +240,7 @@ function sideName(side) {
 }
 
 function drawLabels(group, square, column, row, x, y) {
+  if (labelStrip) return; // drawn beside the board instead
   const tone = square.light ? "label on-light" : "label on-dark";
   if (column === 0) svgNode("text", { x: x + 4, y: y + 18, class: tone }, group).textContent = square.name.slice(1);
   if (row === state.ranks - 1) {
@@ -614,6 +647,7 @@ function start() {
   });
   PHONE.addEventListener("change", placeCard);
   window.addEventListener("resize", placeCard);
+  window.addEventListener("resize", () => { if (state && labelStripUnits() !== labelStrip) drawBoard(); });
   $("flip").addEventListener("click", () => { flipped = !flipped; drawAll(); });
   $("pictures").addEventListener("click", () => {
     showPictures = !showPictures;
