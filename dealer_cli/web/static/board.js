@@ -241,10 +241,10 @@ function sideName(side) {
 
 function drawLabels(group, square, column, row, x, y) {
   if (labelStrip) return; // drawn beside the board instead
-  const tone = square.light ? "label on-light" : "label on-dark";
-  if (column === 0) svgNode("text", { x: x + 4, y: y + 18, class: tone }, group).textContent = square.name.slice(1);
+  const look = { class: square.light ? "label on-light" : "label on-dark", "font-size": LABEL_UNITS };
+  if (column === 0) svgNode("text", { x: x + 4, y: y + 18, ...look }, group).textContent = square.name.slice(1);
   if (row === state.ranks - 1) {
-    svgNode("text", { x: x + S - 14, y: y + S - 5, class: tone }, group).textContent = square.name[0];
+    svgNode("text", { x: x + S - 14, y: y + S - 5, ...look }, group).textContent = square.name[0];
   }
 }
 
