@@ -1,9 +1,9 @@
 """The commands of a game at the board, shared by every interface: one line in, an Answer out.
 
 A line is a move (or the answer to a pending choice) or a command: moves, undo, redo, card, board,
-clear, fen, save, draw, accept, decline, claim, resign, help, quit. The terminal, a script and the web page
-all call run_line; how the game is saved is the interface's Autosave. A line that ends the game by a
-player's word (resign, accepting a draw, a claim) has a `confirmation` question the terminal and the
+clear, fen, save, draw, accept, decline, claim, resign, help, quit. The terminal, a script and the web
+page all call run_line; how the game is saved is the interface's Autosave. A line that ends the game by
+a player's word (resign, accepting a draw, a claim) has a `confirmation` question the terminal and the
 page ask first; a script's lines are taken as meant.
 """
 

@@ -131,11 +131,12 @@ def _collars(movement: Movement, horse_shown: bool) -> tuple[frozenset[tuple[Ang
 
 def _merged(kinds: set[tuple[Angle, Modality]]) -> set[tuple[Angle, Modality]]:
     """A direction class that may move and capture (by different leaps) counts as both."""
-    merged = set()
-    for angle in {a for a, _ in kinds}:
-        modes = {m for a, m in kinds if a is angle}
-        merged.add((angle, next(iter(modes)) if len(modes) == 1 else Modality.BOTH))
-    return merged
+    return {(angle, _together({m for a, m in kinds if a is angle})) for angle in {a for a, _ in kinds}}
+
+
+def _together(modes: set[Modality]) -> Modality:
+    """What several moves one way allow together: their one modality, or both when they differ."""
+    return next(iter(modes)) if len(modes) == 1 else Modality.BOTH
 
 
 def shape_of(piece: PieceDef) -> ShapeSpec:
@@ -266,8 +267,7 @@ def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
         for leg in path.legs:
             direction = ((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
             kinds.setdefault(direction, set()).add(modality_of(path))
-    ribs = {direction: next(iter(modes)) if len(modes) == 1 else Modality.BOTH for direction, modes in kinds.items()}
-    ribs = {direction: modality for direction, modality in ribs.items() if modality is not Modality.CAPTURE}
+    ribs = {direction: _together(modes) for direction, modes in kinds.items() if _together(modes) is not Modality.CAPTURE}
     if {(-dy, dx): modality for (dx, dy), modality in ribs.items()} == ribs:
         return ()
     return tuple(sorted(ribs.items()))

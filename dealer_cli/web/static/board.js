@@ -169,7 +169,8 @@ function drawLabelStrip(board) {
   }
   for (let row = 0; row < state.ranks; row++) {
     const square = state.squares[squareIndexAt(0, row)];
-    svgNode("text", { x: -labelStrip / 2, y: row * S + S / 2, "font-size": size }, strip).textContent = square.name.slice(1);
+    svgNode("text", { x: -labelStrip / 2, y: row * S + S / 2, "font-size": size },
+      strip).textContent = square.name.slice(1);
   }
 }
 
@@ -190,7 +191,9 @@ function cursorSquare() {
 function focusSquare(name) {
   const group = $("board").querySelector(`[data-square="${name}"]`);
   if (!group) return;
-  for (const other of $("board").querySelectorAll("[data-square]")) other.setAttribute("tabindex", other === group ? "0" : "-1");
+  for (const other of $("board").querySelectorAll("[data-square]")) {
+    other.setAttribute("tabindex", other === group ? "0" : "-1");
+  }
   group.focus();
 }
 
