@@ -36,7 +36,7 @@ def _piece(betza: str, piece_id: str = "fuzz", extra: str = "") -> str:
 
 
 def _profile(key: str, value: str) -> str:
-    lines = (Path(__file__).parent.parent / "assets" / "profiles" / "pod.toml").read_text().splitlines()
+    lines = (Path(__file__).parent.parent / "dealers_chess" / "assets" / "profiles" / "pod.toml").read_text().splitlines()
     return "\n".join(f"{key} = {value}" if line.startswith(f"{key} =") else line for line in lines) + "\n"
 
 

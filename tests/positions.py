@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from engine.errors import NotationError
-from engine.game import default_catalogue, load_game
-from engine.notation import parse_fen, placement_field
-from engine.position import Position
-from engine.rules import legal_moves
-from engine.setup import start_position
+from dealers_chess.engine.errors import NotationError
+from dealers_chess.engine.game import default_catalogue, load_game
+from dealers_chess.engine.notation import parse_fen, placement_field
+from dealers_chess.engine.position import Position
+from dealers_chess.engine.rules import legal_moves
+from dealers_chess.engine.setup import start_position
 
 CATALOGUE = default_catalogue()
 ROYALS = [p.id for p in CATALOGUE.select(sets=["starter"], groups=["royal"])]

@@ -11,10 +11,11 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("pieces", "engine", "cards", "printing", "dealer_cli", "assets")
+PACKAGE = "dealers_chess"  # the one import package; rooms are named below it ("engine" is dealers_chess.engine)
+PACKAGES = ("pieces", "engine", "cards", "printing", "cli", "assets")
 ENGINE_ROOMS = ("engine", "engine.measure", "engine.dealing", "engine.session", "engine.exports", "engine.search")
 PRINTING_ROOMS = ("printing", "printing.cards", "printing.solids")
-# room -> the other rooms it may import (lower rooms only; dealer_cli sits on top)
+# room -> the other rooms it may import (lower rooms only; cli sits on top)
 ALLOWED = {
     "assets": set(),
     "pieces": set(),
@@ -30,10 +31,11 @@ ALLOWED = {
     "printing.cards": {"printing", "cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
     "printing.solids": {"printing", "pieces", "pieces.model3d", *ENGINE_ROOMS},
     "printing.kit": {*PRINTING_ROOMS, "cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
-    "dealer_cli.terminal": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
-    "dealer_cli.web": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
-    "dealer_cli.common": {"pieces", *ENGINE_ROOMS},
-    "dealer_cli": {"dealer_cli.common", "dealer_cli.terminal", "dealer_cli.web", "pieces", "pieces.model3d",
+    "cli.terminal": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
+    "cli.web": {"pieces", "pieces.model3d", "cards", *PRINTING_ROOMS, *ENGINE_ROOMS},
+    "cli.common": {"pieces", *ENGINE_ROOMS},
+    "__main__": {"cli"},
+    "cli": {"cli.common", "cli.terminal", "cli.web", "pieces", "pieces.model3d",
                    "cards", "printing.kit", *PRINTING_ROOMS, *ENGINE_ROOMS},
 }
 # the rules core reads bottom-up: each module imports only those before it
@@ -44,10 +46,10 @@ MAX_MODULES_PER_FOLDER = 20
 
 def project_modules() -> dict[str, Path]:
     """Every module of the project's packages by dotted name (a package by its own name)."""
-    modules = {}
+    modules = {"__main__": ROOT / PACKAGE / "__main__.py"}
     for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for path in (ROOT / PACKAGE / package).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT / PACKAGE).with_suffix("").parts)
             modules[name.removesuffix(".__init__")] = path
     return modules
 
@@ -67,7 +69,7 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
         else:
             continue
-        for target in targets:
+        for target in (target.removeprefix(f"{PACKAGE}.") for target in targets):
             while target and target not in modules:
                 target = target.rpartition(".")[0]
             if target and target != name:
@@ -137,9 +139,9 @@ def test_no_module_imports_itself_through_others():
 
 def test_command_modules_share_only_the_helpers_module():
     graph = import_graph()
-    commands = {name for name in graph if room_of(name) == "dealer_cli"}
+    commands = {name for name in graph if room_of(name) == "cli"}
     shared = {target for name in commands for target in graph[name] & commands}
-    assert shared <= {"dealer_cli.common"}, f"a command module imports another: {sorted(shared)}"
+    assert shared <= {"cli.common"}, f"a command module imports another: {sorted(shared)}"
 
 
 def test_each_core_module_imports_only_the_layers_below_it():
@@ -175,6 +177,6 @@ def test_the_checks_catch_a_wrong_way_import_and_a_circle():
 
 def test_function_level_imports_are_counted(tmp_path):
     module = tmp_path / "late.py"
-    module.write_text("def f():\n    from engine.rules import play\n    import printing.files\n")
+    module.write_text("def f():\n    from dealers_chess.engine.rules import play\n    import dealers_chess.printing.files\n")
     modules = project_modules()
     assert imports_of("engine.late", module, modules) == {"engine.rules", "printing.files"}

@@ -13,12 +13,20 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from pieces.catalogue import load_catalogue
-from printing.cards import pdfs as card_pdfs
-from printing.cards.jobs import DeckRequest, Format, PictureMode, card_drawing, print_backs, print_cards, write_drawing
-from printing.cards.pdfs import BackLayout, BackOptions
-from printing.cards.pdf import PdfPainter
-from printing.pictures import renderer_available
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.printing.cards import pdfs as card_pdfs
+from dealers_chess.printing.cards.jobs import (
+    DeckRequest,
+    Format,
+    PictureMode,
+    card_drawing,
+    print_backs,
+    print_cards,
+    write_drawing,
+)
+from dealers_chess.printing.cards.pdf import PdfPainter
+from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions
+from dealers_chess.printing.pictures import renderer_available
 
 
 def deck(out: Path, request: DeckRequest) -> tuple[float, int, int]:

@@ -6,8 +6,8 @@ Run: .venv/bin/python tests/benchmarks/bench_deal.py
 
 from __future__ import annotations
 
-import statistics
 import os
+import statistics
 import subprocess
 import sys
 import time

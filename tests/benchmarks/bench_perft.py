@@ -12,10 +12,10 @@ import time
 
 import chess
 
-from engine.game import load_game
-from engine.notation import format_fen, parse_fen
-from engine.perft import perft
-from engine.rules import legal_moves
+from dealers_chess.engine.game import load_game
+from dealers_chess.engine.notation import format_fen, parse_fen
+from dealers_chess.engine.perft import perft
+from dealers_chess.engine.rules import legal_moves
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 DEPTH = 4

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, _build_cached, build_piece
-from pieces.model3d.render import render_piece
-from printing.solids.mesh_check import triangles_of
-from printing.solids.stl import write_stl
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, _build_cached, build_piece
+from dealers_chess.pieces.model3d.render import render_piece
+from dealers_chess.printing.solids.mesh_check import triangles_of
+from dealers_chess.printing.solids.stl import write_stl
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-OURS = [sys.executable, "-c", "from dealer_cli import main; main()", "uci"]
+OURS = [sys.executable, "-m", "dealers_chess", "uci"]
 SUNFISH = str(Path(sys.executable).with_name("sunfish-uci"))
 FAIRY_STOCKFISH = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 # Short, common openings (UCI moves); each is played once with each engine as White.

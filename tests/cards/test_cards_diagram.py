@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cards.diagram import Access, Cell, StrokeKind, diagram_for, diagram_of
-from engine.board import board_of
-from engine.kernel import EMPTY, Reach, compile_movement, destinations
-from pieces.catalogue import load_catalogue
-from pieces.movement import parse_movement
+from dealers_chess.cards.diagram import Access, Cell, StrokeKind, diagram_for, diagram_of
+from dealers_chess.engine.board import board_of
+from dealers_chess.engine.kernel import EMPTY, Reach, compile_movement, destinations
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.movement import parse_movement
 
 CATALOGUE = load_catalogue()
 BOARD = board_of(15, 15)
@@ -114,7 +115,7 @@ PREFIX = st.sampled_from(["", "m", "c", "f", "b", "s", "v", "fm", "bc", "i", "if
 @settings(max_examples=120, deadline=None)
 @given(st.lists(st.tuples(PREFIX, ATOMS), min_size=1, max_size=3))
 def test_any_simple_betza_diagram_equals_kernel(parts) -> None:
-    from pieces.errors import BetzaError
+    from dealers_chess.pieces.errors import BetzaError
 
     try:
         movement = parse_movement("".join(p + a for p, a in parts))
@@ -132,13 +133,14 @@ def test_cards_import_only_pieces_and_write_no_files() -> None:
     import ast
     from pathlib import Path
 
-    files = list((Path(__file__).parents[2] / "cards").glob("*.py"))
+    files = list((Path(__file__).parents[2] / "dealers_chess" / "cards").glob("*.py"))
     assert len(files) >= 8
     for path in files:
         tree = ast.parse(path.read_text())
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        ours = {name.split(".")[0] for name in imported} & {"engine", "printing", "dealer_cli"}
+        rooms = {name.split(".")[1] for name in imported if name.startswith("dealers_chess.")}
+        ours = rooms & {"engine", "printing", "cli"}
         assert not ours, (path, ours)
         assert "open(" not in path.read_text() and "write_" not in path.read_text(), path
 
@@ -148,7 +150,7 @@ def test_cards_import_only_pieces_and_write_no_files() -> None:
     "ifafscW", "rfafsmF", "mafsW", "fmW3", "N0", "C0", "cpN0", "fmnDifmnA", "fceFifmnD",
 ])
 def test_special_paths_diagram_equals_kernel(betza) -> None:
-    from pieces.errors import BetzaError
+    from dealers_chess.pieces.errors import BetzaError
 
     try:
         movement = parse_movement(betza)

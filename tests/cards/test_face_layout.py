@@ -4,16 +4,27 @@ reads on an inkjet and the rule badge stays clear of the words, for every catalo
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cards.face import (
-    BODY_TOP_PT, CARD_H_PT, CARD_W_PT, GREY, PICTURE_HEIGHTS_PT, RIGHT, SAFE_PT, SMALL_PT, TEXT_X_PT, FaceInfo,
-    blank_face, card_face,
+from dealers_chess.cards.face import (
+    BODY_TOP_PT,
+    CARD_H_PT,
+    CARD_W_PT,
+    GREY,
+    PICTURE_HEIGHTS_PT,
+    RIGHT,
+    SAFE_PT,
+    SMALL_PT,
+    TEXT_X_PT,
+    FaceInfo,
+    blank_face,
+    card_face,
 )
-from cards.primitives import Circle, Font, Group, Picture, Text, walk_texts
-from cards.text import LayoutError, balanced_wrap, text_width_pt, wrap
-from pieces.catalogue import load_catalogue
-from printing.cards.deck import face_info
+from dealers_chess.cards.primitives import Circle, Font, Group, Picture, Text, walk_texts
+from dealers_chess.cards.text import LayoutError, balanced_wrap, text_width_pt, wrap
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.printing.cards.deck import face_info
 
 CATALOGUE = load_catalogue()
 RENDER_ASPECTS = (0.51, 0.567)  # width / height of the 3D renders of pieces and pawns today

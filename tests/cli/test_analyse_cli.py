@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from dealer_cli import cli
+from dealers_chess.cli import cli
 
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pdfplumber import open as pdfplumber_open
 from PIL import Image
 from pypdf import PdfReader
-from pdfplumber import open as pdfplumber_open
 
-from dealer_cli import cli
+from dealers_chess.cli import cli
 
 
 def run(*args: str):

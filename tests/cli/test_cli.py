@@ -9,13 +9,13 @@ import sys
 
 from click.testing import CliRunner
 
-from dealer_cli import COMMAND_MODULES, cli
+from dealers_chess.cli import COMMAND_MODULES, cli
 
 
 def test_every_command_module_is_listed_and_every_listed_command_exists():
     modules = set(COMMAND_MODULES.values())
     for module_name in modules:
-        module = importlib.import_module(f"dealer_cli.{module_name}")
+        module = importlib.import_module(f"dealers_chess.cli.{module_name}")
         for command in module.COMMANDS:
             assert COMMAND_MODULES.get(command.name) == module_name, f"add {command.name!r} to COMMAND_MODULES"
     for name in COMMAND_MODULES:
@@ -27,7 +27,7 @@ def test_unknown_command_is_a_usage_error():
 
 
 def test_importing_the_command_group_does_not_import_heavy_libraries():
-    code = "import sys, dealer_cli; print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))"
+    code = "import sys, dealers_chess.cli; print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert loaded == []
 
@@ -41,7 +41,7 @@ def test_usage_errors_are_one_line_with_status_2():
 
 
 def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
-    import dealer_cli.catalogue_commands as commands
+    import dealers_chess.cli.catalogue_commands as commands
 
     def broken(board):
         raise ValueError("something nobody foresaw\nsecond line")
@@ -58,7 +58,7 @@ def test_a_reader_that_stops_early_ends_the_run_without_a_message():
     """`dealer catalogue | head -1`: the closed pipe is not reported as an unexpected error."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has gone before the first line is written
-    command = [sys.executable, "-c", "from dealer_cli import main; main()", "catalogue"]
+    command = [sys.executable, "-m", "dealers_chess", "catalogue"]
     run = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, timeout=60)
     os.close(write_end)
     assert run.stderr == b"" and run.returncode == 1

@@ -10,13 +10,13 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from dealer_cli.terminal.prompt import play_in_terminal
-from engine.game import builtin_games
-from engine.notation import parse_fen, parse_move
-from engine.record import read_record
-from engine.session.computer import Computer
-from engine.session.session import Session
-from printing.records import Saver
+from dealers_chess.cli.terminal.prompt import play_in_terminal
+from dealers_chess.engine.game import builtin_games
+from dealers_chess.engine.notation import parse_fen, parse_move
+from dealers_chess.engine.record import read_record
+from dealers_chess.engine.session.computer import Computer
+from dealers_chess.engine.session.session import Session
+from dealers_chess.printing.records import Saver
 from tests.cli.test_play_cli import in_tmp, play  # noqa: F401 (in_tmp: autouse, every test in a temporary folder)
 from tests.positions import start_of
 

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from engine.notation import parse_fen
-from pieces.catalogue import load_catalogue
+from dealers_chess.cli import cli
+from dealers_chess.engine.notation import parse_fen
+from dealers_chess.pieces.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
 SIDES = {"white": 0, "black": 1}

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from dealer_cli import cli
+from dealers_chess.cli import cli
 
 
 def run(*args):

@@ -11,25 +11,27 @@ import json
 import math
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from engine.dealing.arrangement import arrange, load_choices
-from engine.dealing.deal_file import cards_in_play, read_deal_file
-from engine.dealing.deal import balanced_deal, deck_for, find_procedure
-from engine.dealing.deck import load_deck, starter_deck
-from engine.game import read_game_file
-from pieces.catalogue import Catalogue, load_catalogue, read_catalogue_file
-from pieces.datafile import read_toml
-from pieces.errors import DealerError
-from pieces.movement import parse_movement
-from printing.solids.plates import deal_armies
-from printing.cards.sheets import load_profile
+from dealers_chess.engine.dealing.arrangement import arrange, load_choices
+from dealers_chess.engine.dealing.deal import balanced_deal, deck_for, find_procedure
+from dealers_chess.engine.dealing.deal_file import cards_in_play, read_deal_file
+from dealers_chess.engine.dealing.deck import load_deck, starter_deck
+from dealers_chess.engine.game import read_game_file
+from dealers_chess.pieces.catalogue import Catalogue, load_catalogue, read_catalogue_file
+from dealers_chess.pieces.datafile import read_toml
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.pieces.movement import parse_movement
+from dealers_chess.printing.cards.sheets import load_profile
+from dealers_chess.printing.solids.plates import deal_armies
 
-ASSETS = Path(__file__).parents[2] / "assets"
+ASSETS = Path(__file__).parents[2] / "dealers_chess" / "assets"
 CATALOGUE = load_catalogue()
 FOLDER = Path(tempfile.mkdtemp(prefix="dealer-fuzz-"))
 SECONDS_PER_EXAMPLE = 1.0
@@ -64,7 +66,8 @@ def only_own_errors(read: Callable[[], object]) -> None:
 
 def _deal() -> dict:
     from click.testing import CliRunner
-    from dealer_cli import cli
+
+    from dealers_chess.cli import cli
 
     return json.loads(CliRunner().invoke(cli, ["deal", "--seed", "42", "--board", "10x10", "--json"]).stdout)
 
@@ -263,8 +266,8 @@ def _betza_check(compile_too: bool):
             assert "\n" not in str(error)
             return
         if compile_too:
-            from engine.board import board_of
-            from engine.kernel import compile_movement
+            from dealers_chess.engine.board import board_of
+            from dealers_chess.engine.kernel import compile_movement
 
             compile_movement(movement, board_of(12, 12))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
+from dealers_chess.cli import cli
 from tests.hostile_inputs import DEVICE_ROWS, ROWS, Row, make_devices, make_inputs, outside_out, run_all, snapshot
 
 

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from engine.game import builtin_games
-from engine.notation import format_fen, format_move
-from engine.position import Position
-from engine.record import read_record
-from engine.rules import legal_moves, outcome
-from engine.rules import play as play_move
-from engine.session.session import Session
+from dealers_chess.cli import cli
+from dealers_chess.engine.game import builtin_games
+from dealers_chess.engine.notation import format_fen, format_move
+from dealers_chess.engine.position import Position
+from dealers_chess.engine.record import read_record
+from dealers_chess.engine.rules import legal_moves, outcome
+from dealers_chess.engine.rules import play as play_move
+from dealers_chess.engine.session.session import Session
 from tests.positions import start_of
 
 GAMES = sorted(builtin_games())
-DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
+DEALER = [sys.executable, "-m", "dealers_chess"]
 
 
 @pytest.fixture(autouse=True)
@@ -131,9 +131,9 @@ def test_a_damaged_save_is_reported_and_never_overwritten():
 
 
 def test_a_record_damaged_during_the_game_is_left_alone():
-    from dealer_cli.terminal.script import play_script
-    from printing.records import Saver
-    from engine.session.session import Session
+    from dealers_chess.cli.terminal.script import play_script
+    from dealers_chess.engine.session.session import Session
+    from dealers_chess.printing.records import Saver
 
     session, path = Session.new("chess"), Path("g.pgn")
     saver = Saver(path)
@@ -182,10 +182,10 @@ def _seconds(text: str) -> float:
 
 
 def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
-    from dealer_cli.terminal.script import play_script
-    from printing.records import Saver
-    from engine.session.session import Session
-    from engine.session.clock import TimeControl
+    from dealers_chess.cli.terminal.script import play_script
+    from dealers_chess.engine.session.clock import TimeControl
+    from dealers_chess.engine.session.session import Session
+    from dealers_chess.printing.records import Saver
 
     now = [0.0]
     session = Session.new("chess", control=TimeControl.parse("1+0"), now=lambda: now[0])
@@ -280,8 +280,8 @@ def test_save_does_not_create_missing_folders():
 
 
 def test_a_record_is_held_by_one_session_and_freed_when_it_ends():
-    from engine.errors import RecordError
-    from printing.records import lock_path, lock_record
+    from dealers_chess.engine.errors import RecordError
+    from dealers_chess.printing.records import lock_path, lock_record
 
     assert play("chess", "--save", "g.pgn", script="e4\n")[0] == 0
     held = lock_record("g.pgn", "dealer serve")
@@ -301,8 +301,8 @@ def test_a_record_is_held_by_one_session_and_freed_when_it_ends():
 
 
 def test_a_record_another_program_changed_is_not_overwritten():
-    from dealer_cli.terminal.script import play_script
-    from printing.records import start_saver
+    from dealers_chess.cli.terminal.script import play_script
+    from dealers_chess.printing.records import start_saver
 
     session = Session.new("chess")
     saver = start_saver(session, "g.pgn", None)

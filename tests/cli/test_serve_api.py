@@ -17,19 +17,19 @@ from click.testing import CliRunner
 from PIL import Image
 from starlette.testclient import TestClient
 
-from dealer_cli import cli
-from dealer_cli.terminal.script import play_script
-from printing.records import Saver, start_saver
-from dealer_cli.serve_commands import _announcement, _listen
-from dealer_cli.web.access import Access
-from dealer_cli.web.app import STALE, Table, create_app
-from engine.notation import format_fen
-from engine.record import read_record
-from engine.session.session import Session
-from engine.session.record import session_from_record
-from pieces.errors import DealerError
-from printing.pictures import PICTURE_PX
-from printing.render_cache import default_cache_dir, render_key
+from dealers_chess.cli import cli
+from dealers_chess.cli.serve_commands import _announcement, _listen
+from dealers_chess.cli.terminal.script import play_script
+from dealers_chess.cli.web.access import Access
+from dealers_chess.cli.web.app import STALE, Table, create_app
+from dealers_chess.engine.notation import format_fen
+from dealers_chess.engine.record import read_record
+from dealers_chess.engine.session.record import session_from_record
+from dealers_chess.engine.session.session import Session
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.printing.pictures import PICTURE_PX
+from dealers_chess.printing.records import Saver, start_saver
+from dealers_chess.printing.render_cache import default_cache_dir, render_key
 
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 ORIGIN = "http://127.0.0.1"
@@ -198,7 +198,7 @@ def test_serve_refuses_a_busy_port_and_says_who_can_connect():
 
 
 def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
-    command = [sys.executable, "-c", "from dealer_cli import main; main()", "serve", "chess", "--save", "g.pgn", "--port", "0"]
+    command = [sys.executable, "-m", "dealers_chess", "serve", "chess", "--save", "g.pgn", "--port", "0"]
     server = subprocess.Popen(command, cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         first, second = server.stdout.readline(), server.stdout.readline()
@@ -222,7 +222,7 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
 
 
 def test_the_clock_starts_when_the_page_first_loads_not_when_the_server_starts(tmp_path):
-    from engine.session.clock import TimeControl
+    from dealers_chess.engine.session.clock import TimeControl
 
     now = [0.0]
     session = Session.new("chess", control=TimeControl.parse("0.1+2"), now=lambda: now[0])

@@ -7,7 +7,6 @@ Skipped with the reason when Chromium or Playwright is missing (`apt-get install
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import signal
@@ -34,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--host-resolver-rules=MAP *.attacker.test 127.0.0.1"]
-DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
+DEALER = [sys.executable, "-m", "dealers_chess"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 # `dealer deal --seed 5`: a line that ends in Black's checkmate (found by random play, checked by the referee)
@@ -248,8 +247,8 @@ def test_the_board_is_played_by_keyboard(serve, page):
 
 
 def test_pictures_put_each_piece_s_own_3d_picture_on_the_board(serve, page, tmp_path):
-    from pieces.catalogue import load_catalogue
-    from printing.pictures import prerender
+    from dealers_chess.pieces.catalogue import load_catalogue
+    from dealers_chess.printing.pictures import prerender
 
     catalogue = load_catalogue()
     prerender([catalogue.get(i) for i in ("king", "queen", "rook", "bishop", "knight", "standard-pawn")],
@@ -492,7 +491,7 @@ def test_a_dns_rebinding_site_gets_nothing(serve, page, browser):
 
 
 def read_moves(server: Server) -> tuple[str, ...]:
-    from engine.record import read_record
+    from dealers_chess.engine.record import read_record
 
     return read_record(server.record).moves
 

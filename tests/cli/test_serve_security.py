@@ -7,7 +7,6 @@ start `dealer serve` and measure what a 200 MB post does to its memory (Linux: /
 from __future__ import annotations
 
 import json
-import os
 import select
 import signal
 import socket
@@ -22,14 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from dealer_cli.web.access import Access, host_name, qr_lines
-from dealer_cli.web.app import Table, create_app
-from dealer_cli.web.guard import MAX_BODY_BYTES, SECURITY_HEADERS
-from engine.record import read_record
-from engine.session.session import Session
-from printing.records import start_saver
+from dealers_chess.cli.web.access import Access, host_name, qr_lines
+from dealers_chess.cli.web.app import Table, create_app
+from dealers_chess.cli.web.guard import MAX_BODY_BYTES, SECURITY_HEADERS
+from dealers_chess.engine.record import read_record
+from dealers_chess.engine.session.session import Session
+from dealers_chess.printing.records import start_saver
 
-DEALER = [sys.executable, "-c", "from dealer_cli import main; main()"]
+DEALER = [sys.executable, "-m", "dealers_chess"]
 ORIGIN = "http://127.0.0.1:8765"
 ROUTES = ("/", "/api/state", "/static/board.js", "/card/knight.svg", "/picture/knight.png")
 
@@ -310,7 +309,7 @@ def test_a_busy_port_leaves_no_record_and_a_held_record_refuses_a_second_session
 
 
 def test_host_0_0_0_0_prints_the_network_address_a_warning_and_a_qr_code_and_keeps_the_key(tmp_path):
-    from dealer_cli.web.access import network_addresses
+    from dealers_chess.cli.web.access import network_addresses
 
     addresses = network_addresses(socket.AF_INET)
     if not addresses:

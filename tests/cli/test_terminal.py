@@ -12,11 +12,11 @@ from prompt_toolkit.output import DummyOutput
 from rich.color import Color
 from rich.console import Console
 
-from dealer_cli.terminal.prompt import PIECE_STYLE, SQUARE_STYLE, draw_board, play_in_terminal
-from engine.record import read_record
-from engine.session.session import Session
-from engine.session.state import session_state
-from printing.records import Saver
+from dealers_chess.cli.terminal.prompt import PIECE_STYLE, SQUARE_STYLE, draw_board, play_in_terminal
+from dealers_chess.engine.record import read_record
+from dealers_chess.engine.session.session import Session
+from dealers_chess.engine.session.state import session_state
+from dealers_chess.printing.records import Saver
 
 
 def typed(session: Session, keys: str, tmp_path: Path, color_system: str | None = None) -> str:

@@ -11,7 +11,7 @@ import time
 import chess
 import chess.engine
 
-DEALER_UCI = [sys.executable, "-c", "from dealer_cli import main; main()", "uci"]
+DEALER_UCI = [sys.executable, "-m", "dealers_chess", "uci"]
 MOVETIME = 0.2
 # The engine keeps 30 ms of each movetime back and its search stops itself in time; the answer must
 # reach python-chess within MOVETIME + 50 ms. Measured on the 2-core machine shared with other work

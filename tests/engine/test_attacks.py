@@ -7,15 +7,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.attacks import attacks, in_check, is_attacked
-from engine.game import default_catalogue, load_game
-from engine.kernel import EMPTY
-from engine.move import Kind
-from engine.notation import format_fen
-from engine.position import Position
-from engine.rules import legal_moves
+from dealers_chess.engine.attacks import attacks, in_check, is_attacked
+from dealers_chess.engine.game import default_catalogue, load_game
+from dealers_chess.engine.kernel import EMPTY
+from dealers_chess.engine.move import Kind
+from dealers_chess.engine.notation import format_fen
+from dealers_chess.engine.position import Position
+from dealers_chess.engine.rules import legal_moves
 
 CATALOGUE = default_catalogue()
 PIECES = [piece.id for piece in CATALOGUE]

@@ -7,13 +7,14 @@ import random
 
 import chess
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.dead import MateQuestion, dead_position, mate_exists
-from engine.errors import NotationError
-from engine.notation import parse_fen, parse_move
-from engine.rules import Result, checkmated, outcome
-from engine.setup import start_position
+from dealers_chess.engine.dead import MateQuestion, dead_position, mate_exists
+from dealers_chess.engine.errors import NotationError
+from dealers_chess.engine.notation import parse_fen, parse_move
+from dealers_chess.engine.rules import Result, checkmated, outcome
+from dealers_chess.engine.setup import start_position
 
 DEAD = [
     ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),  # K v K

@@ -6,12 +6,20 @@ from collections import Counter
 
 import pytest
 
-from engine.dealing.arrangement import Choice, arrange, placement, royal_file
-from engine.dealing.deck import Deck, DeckError, load_deck, starter_deck
-from engine.dealing.deal import DealError, balanced_deal, deal, deck_for, find_procedure, hand_value, load_procedures
-from engine.rng import SplitMix64
-from engine.measure.values import piece_value
-from pieces.catalogue import load_catalogue
+from dealers_chess.engine.dealing.arrangement import Choice, arrange, placement, royal_file
+from dealers_chess.engine.dealing.deal import (
+    DealError,
+    balanced_deal,
+    deal,
+    deck_for,
+    find_procedure,
+    hand_value,
+    load_procedures,
+)
+from dealers_chess.engine.dealing.deck import DeckError, load_deck, starter_deck
+from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.rng import SplitMix64
+from dealers_chess.pieces.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
 STARTER = starter_deck(CATALOGUE)

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.attacks import Mobility, mobility
-from engine.kernel import Reach, compile_movement, destinations
-from engine.move import Kind
-from engine.notation import format_fen, parse_fen
-from engine.rules import _safe_after, is_attacked, legal_moves, pseudo_moves
+from dealers_chess.engine.attacks import Mobility, mobility
+from dealers_chess.engine.kernel import Reach, compile_movement, destinations
+from dealers_chess.engine.move import Kind
+from dealers_chess.engine.notation import format_fen, parse_fen
+from dealers_chess.engine.rules import _safe_after, is_attacked, legal_moves, pseudo_moves
 from tests.positions import random_deal
+
 
 def check_attacks_against_the_kernel(pos):
     """is_attacked == some enemy piece's generic `destinations` reach the square as a capture (first-move
@@ -93,7 +95,7 @@ def test_legal_moves_equal_the_brute_force_filter_on_random_full_catalogue_deals
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10**9), game_id=st.sampled_from(["spinal-tap", "consuls", "consuls-arena", "constable-spiel", "wad-chess"]))
 def test_legal_moves_equal_the_brute_force_filter_in_the_other_games(seed, game_id):
-    from engine.game import load_game
+    from dealers_chess.engine.game import load_game
 
     rng = random.Random(seed)
     game = load_game(game_id)

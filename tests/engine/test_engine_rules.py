@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.attacks import in_check
-from engine.errors import IllegalMoveError, NotationError
-from engine.game import load_game
-from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
-from engine.rules import Result, battle_move, legal_moves, outcome
-from engine.setup import start_position
+from dealers_chess.engine.attacks import in_check
+from dealers_chess.engine.errors import IllegalMoveError, NotationError
+from dealers_chess.engine.game import load_game
+from dealers_chess.engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
+from dealers_chess.engine.rules import Result, battle_move, legal_moves, outcome
+from dealers_chess.engine.setup import start_position
 
 
 def pos_of(fen, game="dealers-8x8"):
@@ -412,7 +412,7 @@ def test_promotion_on_a_ten_and_twelve_rank_board_is_written_and_read():
 def test_a_battle_move_may_not_open_a_line_that_several_of_its_pawns_block():
     game = load_game("spinal-tap")
     pos = parse_fen("5k5/11/11/11/11/11/11/r1(STP)1(STP)1K4/11/11/11 w - - 0 1", game)  # rook a4, pawns c4 e4, king g4
-    from engine.rules import battle_moves
+    from dealers_chess.engine.rules import battle_moves
 
     assert list(battle_moves(pos)) == []
     with pytest.raises(IllegalMoveError, match="royal piece attacked"):

@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from engine.board import parse_board_size
-from engine.exports.diagram import diagram_page, game_diagram
-from pieces.catalogue import load_catalogue
+from dealers_chess.cli import cli
+from dealers_chess.engine.board import parse_board_size
+from dealers_chess.engine.exports.diagram import diagram_page, game_diagram
+from dealers_chess.pieces.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
 BY_CODE = {piece.code: piece for piece in CATALOGUE}

@@ -14,13 +14,13 @@ import re
 
 import pytest
 
-from engine.exports.fsf import fsf_section, reopened_first_moves
-from engine.game import default_catalogue
-from engine.move import Kind
-from engine.notation import format_fen, parse_fen
-from engine.perft import perft
-from engine.rules import legal_moves
-from engine.setup import start_position
+from dealers_chess.engine.exports.fsf import fsf_section, reopened_first_moves
+from dealers_chess.engine.game import default_catalogue
+from dealers_chess.engine.move import Kind
+from dealers_chess.engine.notation import format_fen, parse_fen
+from dealers_chess.engine.perft import perft
+from dealers_chess.engine.rules import legal_moves
+from dealers_chess.engine.setup import start_position
 
 sf = pytest.importorskip("pyffish")
 
@@ -183,8 +183,8 @@ def test_perft_of_exported_deals_agrees_with_fairy_stockfish(seed, files, two_ro
 
 def expressible_pieces() -> list[str]:
     """Catalogue pieces whose whole XBetza the export writes for FSF, without a rule FSF lacks."""
-    from engine.exports.fsf import fsf_betza
-    from engine.game import default_catalogue
+    from dealers_chess.engine.exports.fsf import fsf_betza
+    from dealers_chess.engine.game import default_catalogue
 
     return [p.id for p in default_catalogue() if not fsf_betza(p)[1] and not p.rules and not p.is_royal]
 
@@ -210,7 +210,7 @@ def exported(tmp_path, *args: str) -> tuple[int, str, str]:
     """Run `dealer export fsf ARGS --out FILE` under a fresh variant name; (exit code, variant name, stderr)."""
     from click.testing import CliRunner
 
-    from dealer_cli import cli
+    from dealers_chess.cli import cli
 
     name = f"export{next(_counter)}x{random.getrandbits(24)}"
     out = tmp_path / f"{name}.ini"
@@ -236,9 +236,9 @@ def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
     """Simplified deals fit FSF's 26 letters; these two lose nothing that matters in the first three plies."""
     from click.testing import CliRunner
 
-    from dealer_cli import cli
-    from engine.dealing.deal_file import read_deal_file
-    from engine.game import load_game
+    from dealers_chess.cli import cli
+    from dealers_chess.engine.dealing.deal_file import read_deal_file
+    from dealers_chess.engine.game import load_game
 
     deal_file = tmp_path / "deal.json"
     assert CliRunner().invoke(cli, ["deal", "--seed", str(seed), "--board", "simplified", "--save", str(deal_file)]).exit_code == 0
@@ -251,7 +251,7 @@ def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
 def test_dealer_export_fsf_refuses_what_fsf_cannot_play(tmp_path):
     from click.testing import CliRunner
 
-    from dealer_cli import cli
+    from dealers_chess.cli import cli
 
     result = CliRunner().invoke(cli, ["export", "fsf", "spinal-tap"])
     assert result.exit_code == 1 and result.stderr == (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import Board, BoardError, board_of, parse_board_size
-from engine.kernel import EMPTY, Reach, compile_movement, destinations
-from pieces.movement import parse_movement
+from dealers_chess.engine.board import Board, BoardError, board_of, parse_board_size
+from dealers_chess.engine.kernel import EMPTY, Reach, compile_movement, destinations
+from dealers_chess.pieces.movement import parse_movement
 
 BOARD = board_of(15, 15)
 CENTRE = (7, 7)

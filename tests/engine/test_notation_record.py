@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine.errors import RecordError
-from engine.game import load_game
-from engine.notation import format_fen, parse_fen
-from engine.record import format_record, parse_record, read_record, record_of
-from engine.rules import legal_moves
-from printing.records import write_record
+from dealers_chess.engine.errors import RecordError
+from dealers_chess.engine.game import load_game
+from dealers_chess.engine.notation import format_fen, parse_fen
+from dealers_chess.engine.record import format_record, parse_record, read_record, record_of
+from dealers_chess.engine.rules import legal_moves
+from dealers_chess.printing.records import write_record
 from tests.positions import random_walk, start_of
 
 
@@ -63,7 +63,7 @@ def test_not_a_record_and_missing_files_are_reported(tmp_path):
 
 
 def test_a_battle_move_is_recorded_and_replayed(tmp_path):
-    from engine.notation import parse_move
+    from dealers_chess.engine.notation import parse_move
 
     pos = played("spinal-tap", 0)
     pos.push(parse_move(pos, "d3d4&e3e4&f3g4"))
@@ -73,8 +73,7 @@ def test_a_battle_move_is_recorded_and_replayed(tmp_path):
 
 
 def test_a_users_catalogue_file_is_named_in_the_record(tmp_path):
-    from engine.game import load_game
-    from pieces.catalogue import load_catalogue
+    from dealers_chess.pieces.catalogue import load_catalogue
 
     extra = tmp_path / "mine.toml"
     extra.write_text('[[piece]]\nid = "mann"\nname = "Mann"\ngroup = "piece"\ncode = "MAN"\nbetza = "K"\n'
@@ -88,8 +87,8 @@ def test_a_users_catalogue_file_is_named_in_the_record(tmp_path):
 
 
 def test_a_fen_without_a_royal_on_either_side_is_refused():
-    from engine.errors import NotationError
-    from engine.notation import parse_fen
+    from dealers_chess.engine.errors import NotationError
+    from dealers_chess.engine.notation import parse_fen
 
     with pytest.raises(NotationError, match="black has no royal piece"):
         parse_fen("8/8/8/8/8/8/8/K7 b - - 0 1", "chess")
@@ -98,7 +97,7 @@ def test_a_fen_without_a_royal_on_either_side_is_refused():
 
 
 def test_the_engines_own_san_replays_the_game_that_was_played(tmp_path):
-    from engine.notation import parse_move
+    from dealers_chess.engine.notation import parse_move
 
     for fen, move, san in [("4k3/8/8/8/8/3B4/8/3BK2N w - - 0 1", "d1e2", "B1e2"),
                            ("4k3/7p/8/8/8/3B4/8/1K1B4 w - - 0 1", "d1c2", "B1c2")]:
@@ -116,7 +115,7 @@ def edited(text: str, old: str, new: str) -> str:
 
 
 def test_the_checksum_covers_the_start_position_and_every_tag():
-    from engine.notation import parse_move
+    from dealers_chess.engine.notation import parse_move
 
     pos = parse_fen("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "chess")
     pos.push(parse_move(pos, "a1a7"))
@@ -131,7 +130,7 @@ def test_the_checksum_covers_the_start_position_and_every_tag():
 
 
 def test_a_record_of_the_first_format_is_still_read():
-    from engine.record import checksum
+    from dealers_chess.engine.record import checksum
 
     moves = ("e4", "e5", "Nf3")
     text = ('[Event "Casual game"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "-"]\n[White "?"]\n[Black "?"]\n'

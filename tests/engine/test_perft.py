@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.notation import format_fen, parse_fen
-from engine.perft import divide, perft
+from dealers_chess.engine.notation import format_fen, parse_fen
+from dealers_chess.engine.perft import divide, perft
 
 TABLES = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", (20, 400, 8902, 197281)),

@@ -11,10 +11,10 @@ from itertools import product
 
 import pytest
 
-from engine.board import board_of
-from engine.kernel import EMPTY, Reach, compile_movement, destinations
-from engine.measure.probe import probe
-from pieces.catalogue import load_catalogue
+from dealers_chess.engine.board import board_of
+from dealers_chess.engine.kernel import EMPTY, Reach, compile_movement, destinations
+from dealers_chess.engine.measure.probe import probe
+from dealers_chess.pieces.catalogue import load_catalogue
 
 Offset = tuple[int, int]
 REACH = 7  # squares from the centre of the 15x15 probe board to its edge

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.game import builtin_games, load_game
-from engine.notation import format_fen, format_move, parse_fen, parse_move
-from engine.rules import Result, claimable_draw, legal_moves, outcome
+from dealers_chess.engine.game import builtin_games, load_game
+from dealers_chess.engine.notation import format_fen, format_move, parse_fen, parse_move
+from dealers_chess.engine.rules import Result, claimable_draw, legal_moves, outcome
 
 GAMES = sorted(builtin_games())
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

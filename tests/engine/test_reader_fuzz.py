@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from dealer_cli import cli
-
-from engine.errors import RecordError
-from engine.game import builtin_games, load_game
-from engine.notation import format_fen, parse_fen, parse_move
-from engine.record import format_record, parse_record, record_of
-from engine.rules import legal_moves
-from pieces.errors import DealerError
+from dealers_chess.cli import cli
+from dealers_chess.engine.errors import RecordError
+from dealers_chess.engine.game import builtin_games, load_game
+from dealers_chess.engine.notation import format_fen, parse_fen, parse_move
+from dealers_chess.engine.record import format_record, parse_record, record_of
+from dealers_chess.engine.rules import legal_moves
+from dealers_chess.pieces.errors import DealerError
 from tests.positions import random_walk, start_of
 
 GAMES = sorted(builtin_games())
@@ -144,7 +144,7 @@ def one_line_error(*args) -> str:
     (f"{START} w KQkq - 0 1 deck={'1' * 5000}.0", "deck seed"),
     (f"{START} w KQkq - {'9' * 5000} 1", "halfmove clock"),
     (f"rnbqkbnr/pppppppp/{'9' * 5000}/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "empty squares"),
-    (f"rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "is not a piece letter"),
+    ("rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "is not a piece letter"),
 ])
 def test_fen_numbers_are_ascii_digits_of_sane_length(fen, words):
     output = one_line_error("moves", "chess", "--fen", fen)

@@ -14,14 +14,15 @@ import random
 from itertools import islice
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.errors import IllegalMoveError, NotationError
-from engine.game import builtin_games
-from engine.kernel import EMPTY
-from engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
-from engine.record import format_record, parse_record, record_of
-from engine.rules import battle_moves, legal_moves, outcome, play
+from dealers_chess.engine.errors import IllegalMoveError, NotationError
+from dealers_chess.engine.game import builtin_games
+from dealers_chess.engine.kernel import EMPTY
+from dealers_chess.engine.notation import format_fen, format_move, format_san, parse_fen, parse_move
+from dealers_chess.engine.record import format_record, parse_record, record_of
+from dealers_chess.engine.rules import battle_moves, legal_moves, outcome, play
 from tests.positions import crowded, random_deal, random_walk, spinal_lines, spinal_melee, start_of
 
 GAMES = sorted(builtin_games())
@@ -128,7 +129,7 @@ def test_long_random_playouts_keep_every_property(seed, game_id):
 
 def battles_by_brute_force(pos) -> set:
     """Every combination of two or more battle steps that `battle_move` (the checking path) accepts."""
-    from engine.rules import battle_move, battle_step_options
+    from dealers_chess.engine.rules import battle_move, battle_step_options
 
     options = [battle_step_options(pos, sq) for sq in sorted(pos.squares[pos.turn])]
     options = [o for o in options if o]

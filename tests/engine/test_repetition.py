@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 import chess
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.notation import format_fen, format_move, parse_fen, parse_move
-from engine.rules import claimable_draw, legal_moves, outcome, repetitions
-from engine.setup import start_position
+from dealers_chess.engine.notation import format_fen, format_move, parse_fen, parse_move
+from dealers_chess.engine.rules import claimable_draw, legal_moves, outcome, repetitions
+from dealers_chess.engine.setup import start_position
 
 REASONS = {
     chess.Termination.CHECKMATE: "checkmate",

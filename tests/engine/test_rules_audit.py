@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
+from dealers_chess.cli import cli
 
 
 def dealer(*args):
@@ -211,7 +211,7 @@ def test_15_threefold_and_fifty_are_claims_as_in_standard_chess():
 
 
 def load_start(game_id):
-    from engine.game import load_game
+    from dealers_chess.engine.game import load_game
 
     return load_game(game_id).start
 
@@ -236,7 +236,7 @@ def test_19_impossible_fens_are_refused_in_one_line(game, fen, words):
 
 
 def test_20_square_colours_are_a_game_property():
-    from engine.game import load_game
+    from dealers_chess.engine.game import load_game
 
     spinal, chess = load_game("spinal-tap"), load_game("chess")
     a1, b1 = 0, 1
@@ -256,8 +256,8 @@ def test_14_constable_spiel_is_played_on_8x8_with_three_rows_a_side():
 
 
 def test_17_four_symmetric_wad_arrays_protect_every_pawn_and_the_toolkits_is_one():
-    from engine.attacks import is_attacked
-    from engine.notation import parse_fen
+    from dealers_chess.engine.attacks import is_attacked
+    from dealers_chess.engine.notation import parse_fen
 
     protecting = set()
     for left in set(itertools.permutations("CNB")):

@@ -10,10 +10,10 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from engine.game import game_files, read_game_file
-from engine.notation import parse_fen
-from engine.rules import legal_moves
+from dealers_chess.cli import cli
+from dealers_chess.engine.game import game_files, read_game_file
+from dealers_chess.engine.notation import parse_fen
+from dealers_chess.engine.rules import legal_moves
 
 
 def dealer(*args, stdin: str | None = None):

@@ -6,20 +6,19 @@ import dataclasses
 import json
 
 import pytest
-
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from engine.dealing.deal_file import read_deal_file
-from engine.errors import IllegalMoveError, NotationError
-from engine.notation import format_fen
-from engine.record import format_record, parse_record
-from engine.session.session import Session, SessionError
-from engine.session.choices import ChoiceKind
-from engine.session.clock import ClockError, TimeControl, format_seconds
-from engine.session.events import EventKind
-from engine.session.state import session_state
-from engine.session.record import session_from_record, session_record
+from dealers_chess.cli import cli
+from dealers_chess.engine.dealing.deal_file import read_deal_file
+from dealers_chess.engine.errors import IllegalMoveError, NotationError
+from dealers_chess.engine.notation import format_fen
+from dealers_chess.engine.record import format_record, parse_record
+from dealers_chess.engine.session.choices import ChoiceKind
+from dealers_chess.engine.session.clock import ClockError, TimeControl, format_seconds
+from dealers_chess.engine.session.events import EventKind
+from dealers_chess.engine.session.record import session_from_record, session_record
+from dealers_chess.engine.session.session import Session, SessionError
+from dealers_chess.engine.session.state import session_state
 
 
 class FakeTime:
@@ -321,7 +320,7 @@ def test_a_san_slip_says_why_it_is_no_legal_move(fen, text, reason):
 
 
 def test_lines_that_end_the_game_by_a_players_word_ask_first():
-    from engine.session.commands import confirmation
+    from dealers_chess.engine.session.commands import confirmation
 
     session = Session.new("chess")
     assert confirmation(session, "draw") is None and confirmation(session, "accept") is None
@@ -336,7 +335,7 @@ def test_lines_that_end_the_game_by_a_players_word_ask_first():
 
 
 def test_card_without_a_piece_lists_what_it_takes():
-    from engine.session.commands import run_line
+    from dealers_chess.engine.session.commands import run_line
 
     session = Session.new("chess", "4k3/8/8/8/8/5P2/8/4K1(GN)1 w - - 0 1")
     with pytest.raises(Exception, match=r"^name a piece: a catalogue id \(knight\), a square \(g1\) or a code on the "

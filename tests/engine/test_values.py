@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import board_of
-from engine.measure.values import is_colour_bound, piece_value
-from pieces.catalogue import load_catalogue
-from pieces.movement import parse_movement
+from dealers_chess.engine.board import board_of
+from dealers_chess.engine.measure.values import is_colour_bound, piece_value
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.movement import parse_movement
 
 CATALOGUE = load_catalogue()
 
@@ -53,8 +53,8 @@ def test_every_piece_has_a_positive_value_on_every_dealers_board():
 
 def _mobility_on_every_square(movement, board) -> float:
     """The model's mobility computed square by square, without using the movement's symmetries."""
-    from engine.kernel import compile_movement
-    from engine.measure.values import _ray_worth
+    from dealers_chess.engine.kernel import compile_movement
+    from dealers_chess.engine.measure.values import _ray_worth
 
     total = 0.0
     for rays in compile_movement(movement, board):
@@ -70,7 +70,7 @@ def _mobility_on_every_square(movement, board) -> float:
 @pytest.mark.parametrize("size", [(8, 8), (11, 11), (12, 12), (12, 10)])
 def test_mobility_from_symmetric_squares_equals_every_square(size):
     """mobility() computes one square per set its symmetries join; the sum over all squares agrees."""
-    from engine.measure.values import mobility
+    from dealers_chess.engine.measure.values import mobility
 
     board = board_of(*size)
     for piece in CATALOGUE:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.board import board_of
-from engine.kernel import compile_movement
-from engine.measure.probe import probe
-from pieces.betza import parse_terms
-from pieces.catalogue import Group, PieceDef, load_catalogue
-from pieces.errors import BetzaError
-from pieces.movement import Hop, Mode, parse_movement
+from dealers_chess.engine.board import board_of
+from dealers_chess.engine.kernel import compile_movement
+from dealers_chess.engine.measure.probe import probe
+from dealers_chess.pieces.betza import parse_terms
+from dealers_chess.pieces.catalogue import Group, PieceDef, load_catalogue
+from dealers_chess.pieces.errors import BetzaError
+from dealers_chess.pieces.movement import Hop, Mode, parse_movement
 
 CATALOGUE = load_catalogue()
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dealer_cli import cli
-from pieces.catalogue import Group, Rule, load_catalogue, read_catalogue_file
-from pieces.errors import CatalogueError, UnknownPieceError
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import Group, Rule, load_catalogue, read_catalogue_file
+from dealers_chess.pieces.errors import CatalogueError, UnknownPieceError
 
 CATALOGUE = load_catalogue()
 

@@ -12,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from engine.board import board_of
-from engine.kernel import compile_movement
-from pieces.catalogue import PieceDef, load_catalogue
+from dealers_chess.engine.board import board_of
+from dealers_chess.engine.kernel import compile_movement
+from dealers_chess.pieces.catalogue import PieceDef, load_catalogue
 
 GOLDEN = Path(__file__).parents[1] / "data" / "catalogue-rays.json"
 SIZES = (8, 12, 15)

@@ -12,14 +12,21 @@ import trimesh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.measure.probe import probe
-from pieces.catalogue import Group, Rule, load_catalogue
-from pieces.model3d.model import MIN_PITCH_MM, ModelError, ModelOptions, build_piece, identity_signature, size_limits
-from pieces.model3d.body import Family, family_of
-from pieces.model3d.emblem import Shape, emblem_of
-from pieces.movement import parse_movement
-from printing.solids.mesh_check import check_triangles, triangles_of
-from printing.solids.piece_files import write_piece_stls
+from dealers_chess.engine.measure.probe import probe
+from dealers_chess.pieces.catalogue import Group, Rule, load_catalogue
+from dealers_chess.pieces.model3d.body import Family, family_of
+from dealers_chess.pieces.model3d.emblem import Shape, emblem_of
+from dealers_chess.pieces.model3d.model import (
+    MIN_PITCH_MM,
+    ModelError,
+    ModelOptions,
+    build_piece,
+    identity_signature,
+    size_limits,
+)
+from dealers_chess.pieces.movement import parse_movement
+from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
+from dealers_chess.printing.solids.piece_files import write_piece_stls
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -215,7 +222,7 @@ TERM = st.tuples(
 
 def _movement_of(terms):
     """The XBetza the drawn terms spell, and its movement (None when the mix is not valid XBetza)."""
-    from pieces.errors import BetzaError
+    from dealers_chess.pieces.errors import BetzaError
 
     betza = "".join(
         initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms

@@ -9,11 +9,11 @@ import itertools
 import pytest
 from manifold3d import CrossSection, JoinType
 
-from pieces.catalogue import Group, ShapeFeature, load_catalogue
-from pieces.errors import CatalogueError
-from pieces.model3d.body import LAYER_MM, body_size
-from pieces.model3d.model import RELIEF_MM, ModelOptions, Part, build_piece
-from pieces.model3d.shape import Rim, shape_of
+from dealers_chess.pieces.catalogue import Group, ShapeFeature, load_catalogue
+from dealers_chess.pieces.errors import CatalogueError
+from dealers_chess.pieces.model3d.body import LAYER_MM, body_size
+from dealers_chess.pieces.model3d.model import RELIEF_MM, ModelOptions, Part, build_piece
+from dealers_chess.pieces.model3d.shape import Rim, shape_of
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -237,7 +237,7 @@ def test_a_pawn_that_may_step_back_stands_on_a_plinth():
 
 
 def test_bent_steps_wear_two_rings_and_fins_point_where_the_knight_leaps():
-    from pieces.model3d.body import Family, family_of
+    from dealers_chess.pieces.model3d.body import Family, family_of
 
     assert family_of(CATALOGUE.get("patient-pawn").movement) is Family.BENT_STEP
     assert family_of(CATALOGUE.get("standard-pawn").movement) is Family.LEAPER
@@ -264,7 +264,7 @@ def _corner_share(model, z: float) -> float:
 
 
 def test_a_leaper_stands_on_a_stem_whose_corners_point_where_it_leaps():
-    from pieces.model3d.body import Section, section_outline
+    from dealers_chess.pieces.model3d.body import Section, section_outline
 
     wazir, ferz = (build_piece(CATALOGUE.get(i)) for i in ("wazir", "ferz"))
     assert [a for a, _ in wazir.shape.corners] == [0.0, 90.0, 180.0, 270.0]
@@ -282,7 +282,7 @@ def test_a_leaper_stands_on_a_stem_whose_corners_point_where_it_leaps():
 
 
 def test_a_piece_that_moves_one_way_and_captures_another_splits_its_stem():
-    from pieces.model3d.body import _beads, _placed, _split, family_of
+    from dealers_chess.pieces.model3d.body import _beads, _placed, _split, family_of
 
     piece = CATALOGUE.get("guardian")  # mFcW: moves like a Ferz, captures like a Wazir
     model = build_piece(piece)
@@ -309,7 +309,7 @@ def test_single_steps_stand_below_longer_leaps_on_a_stem_of_two_sections():
 
 
 def test_ribs_show_where_a_pawn_moves_low_and_where_it_also_captures_high():
-    from pieces.model3d.shape import Modality
+    from dealers_chess.pieces.model3d.shape import Modality
 
     standard, crab = (build_piece(CATALOGUE.get(i)) for i in ("standard-pawn", "crab"))
     assert standard.shape.ribs == (((0, 1), Modality.MOVE),)  # it only captures diagonally: no rib there

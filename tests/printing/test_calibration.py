@@ -14,11 +14,11 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pieces.catalogue import load_catalogue
-from printing.cards.calibrate import write_calibration
-from printing.cards.jobs import DeckRequest, PictureMode, print_backs, print_calibration
-from printing.cards.pdfs import BackLayout, BackOptions
-from printing.cards.sheets import MM_PT, Duplex, load_profile
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.printing.cards.calibrate import write_calibration
+from dealers_chess.printing.cards.jobs import DeckRequest, PictureMode, print_backs, print_calibration
+from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions
+from dealers_chess.printing.cards.sheets import MM_PT, Duplex, load_profile
 
 CATALOGUE = load_catalogue()
 PROFILES = ("letter-2x4-perforated", "letter-cut", "a4-cut")

@@ -15,16 +15,23 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from cards.back import BackStyle, card_back
-from cards.face import blank_face
-from pieces.catalogue import load_catalogue
-from printing.cards.jobs import (
-    DeckRequest, Format, PictureMode, deck_cards, print_backs, print_calibration, print_cards, print_diagram,
+from dealers_chess.cards.back import BackStyle, card_back
+from dealers_chess.cards.face import blank_face
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.printing.cards.jobs import (
+    DeckRequest,
+    Format,
+    PictureMode,
+    deck_cards,
+    print_backs,
+    print_calibration,
+    print_cards,
+    print_diagram,
 )
-from printing.cards.pdfs import BackLayout, BackOptions, pages_of, sheet_backs, write_fronts
-from printing.cards.png import png_bytes
-from printing.cards.sheets import Duplex
-from printing.pictures import rendered_pictures, renderer_available
+from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, pages_of, sheet_backs, write_fronts
+from dealers_chess.printing.cards.png import png_bytes
+from dealers_chess.printing.cards.sheets import Duplex
+from dealers_chess.printing.pictures import rendered_pictures, renderer_available
 
 CATALOGUE = load_catalogue()
 CELL_W, CELL_H = 306.0, 198.0

@@ -10,9 +10,17 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from printing.files import OutputError, TEMP_MARK, file_stem, out_path, remove_stale_temporaries, write_atomic
+from dealers_chess.printing.files import (
+    TEMP_MARK,
+    OutputError,
+    file_stem,
+    out_path,
+    remove_stale_temporaries,
+    write_atomic,
+)
 
 DEALER = str(Path(sys.executable).parent / "dealer")
 
@@ -93,8 +101,8 @@ def test_sigterm_ends_a_run_like_ctrl_c_and_leaves_no_temporary(tmp_path):
 
 
 def test_data_files_are_read_only_from_regular_files_of_bounded_size(tmp_path, monkeypatch):
-    from pieces import datafile
-    from pieces.errors import CatalogueError
+    from dealers_chess.pieces import datafile
+    from dealers_chess.pieces.errors import CatalogueError
 
     os.mkfifo(tmp_path / "pipe.toml")  # opening it must not block
     (tmp_path / "big.toml").write_text("a = 1\n" * 100)

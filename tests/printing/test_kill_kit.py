@@ -3,7 +3,6 @@ leaves no temporary file behind (slow: about a minute and a half)."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from printing.files import TEMP_MARK
+from dealers_chess.printing.files import TEMP_MARK
 
 DEALER = str(Path(sys.executable).parent / "dealer")
 

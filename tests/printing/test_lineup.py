@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from dealer_cli import cli
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, build_piece
-from printing.solids.lineup import BACKDROP, deal_board_pieces, lineup_order
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.solids.lineup import BACKDROP, deal_board_pieces, lineup_order
 
 CATALOGUE = load_catalogue()
 SQUARE_PX = 60  # --width: pixels per 50 mm square

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from pieces.errors import DealerError
-from printing.parallel import each_on_every_core
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.printing.parallel import each_on_every_core
 
 
 def _square_or_refuse(n: int) -> tuple[int, int]:

@@ -12,15 +12,15 @@ import trimesh
 from click.testing import CliRunner
 from manifold3d import Manifold, Mesh
 
-from dealer_cli import cli
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, build_piece
-from printing.kit import how_to_print
-from printing.solids.colour_swap import colour_swap, piece_colour_swap
-from printing.solids.fdm import load_fdm_settings
-from printing.solids.mesh_check import check_triangles
-from printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
-from printing.solids.weight import piece_weight, shell_mm3, washer_for, washer_grams
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.kit import how_to_print
+from dealers_chess.printing.solids.colour_swap import colour_swap, piece_colour_swap
+from dealers_chess.printing.solids.fdm import load_fdm_settings
+from dealers_chess.printing.solids.mesh_check import check_triangles
+from dealers_chess.printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
+from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer_for, washer_grams
 
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
@@ -155,7 +155,7 @@ def test_how_to_print_states_each_pieces_weight_from_the_volume_of_its_stl(tmp_p
 
 
 def test_the_print_settings_file_is_read_strictly(tmp_path):
-    from printing.solids.fdm import FdmError, settings_path
+    from dealers_chess.printing.solids.fdm import FdmError, settings_path
 
     text = settings_path().read_text()
     assert load_fdm_settings(settings_path()).layer_mm == 0.2

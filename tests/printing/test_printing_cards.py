@@ -9,14 +9,14 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from cards.back import card_back
-from cards.face import card_face
-from cards.primitives import walk_texts
-from pieces.catalogue import load_catalogue
-from printing.cards.jobs import DeckRequest, Format, PictureMode, print_backs, print_cards, write_drawing
-from printing.cards.pdfs import BackLayout, BackOptions
-from printing.cards.deck import CardKind, build_deck, face_info, select_pieces
-from printing.cards.sheets import MM_PT, Duplex, load_profile
+from dealers_chess.cards.back import card_back
+from dealers_chess.cards.face import card_face
+from dealers_chess.cards.primitives import walk_texts
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.printing.cards.deck import CardKind, build_deck, face_info, select_pieces
+from dealers_chess.printing.cards.jobs import DeckRequest, Format, PictureMode, print_backs, print_cards, write_drawing
+from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions
+from dealers_chess.printing.cards.sheets import MM_PT, Duplex, load_profile
 
 CATALOGUE = load_catalogue()
 STARTER = DeckRequest(pictures=PictureMode.SILHOUETTE)
@@ -247,7 +247,7 @@ def test_face_shows_place_in_set_and_value() -> None:
 
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
 def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_each(tmp_path, duplex) -> None:
-    from printing.cards.calibrate import FINE_STEPS, LINE_MM, PITCH_MM, STEP_MM, write_calibration
+    from dealers_chess.printing.cards.calibrate import FINE_STEPS, LINE_MM, PITCH_MM, STEP_MM, write_calibration
 
     path = write_calibration(load_profile("letter-2x4-perforated"), duplex, (0.0, 0.0), tmp_path / "c.pdf")
     with pdfplumber.open(path) as pdf:
@@ -273,7 +273,7 @@ def test_interleaved_file_alternates_fronts_and_mirrored_backs(tmp_path) -> None
 
 def _extents(items, dx=0.0, dy=0.0, s=1.0):
     """Every drawn point of a drawing (shapes, pictures and text baselines), in card points."""
-    from cards.primitives import Circle, Group, Picture, Poly, Rect, Text
+    from dealers_chess.cards.primitives import Circle, Group, Picture, Poly, Rect, Text
 
     for item in items:
         if isinstance(item, Group):
@@ -291,8 +291,8 @@ def _extents(items, dx=0.0, dy=0.0, s=1.0):
 
 
 def test_all_art_of_every_face_stays_a_quarter_inch_inside() -> None:
-    from cards.face import blank_face
-    from cards.legend import legend_card
+    from dealers_chess.cards.face import blank_face
+    from dealers_chess.cards.legend import legend_card
 
     drawings = [card_face(face_info(CATALOGUE, p)) for p in CATALOGUE] + [legend_card(), blank_face("pawn")]
     for drawing in drawings:

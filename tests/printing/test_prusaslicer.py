@@ -9,12 +9,12 @@ import subprocess
 
 import pytest
 
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, build_piece
-from printing.solids.colour_swap import piece_colour_swap
-from printing.solids.fdm import load_fdm_settings
-from printing.solids.piece_files import write_piece_stls
-from printing.solids.weight import piece_weight
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.solids.colour_swap import piece_colour_swap
+from dealers_chess.printing.solids.fdm import load_fdm_settings
+from dealers_chess.printing.solids.piece_files import write_piece_stls
+from dealers_chess.printing.solids.weight import piece_weight
 
 pytestmark = pytest.mark.skipif(
     shutil.which("prusa-slicer") is None, reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")

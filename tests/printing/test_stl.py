@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from dealer_cli import cli
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, build_piece
-from pieces.model3d.render import render_piece
-from printing import render_cache
-from printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
-from printing.solids.mesh_check import check_triangles, triangles_of
-from printing.solids.stl import StlError, write_stl
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.pieces.model3d.render import render_piece
+from dealers_chess.printing import render_cache
+from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
+from dealers_chess.printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
+from dealers_chess.printing.solids.stl import StlError, write_stl
 
 CATALOGUE = load_catalogue()
 
@@ -203,7 +203,7 @@ def test_any_packing_keeps_every_piece_on_its_bed_and_apart(diameters, bed, spac
 
 
 def test_the_code_font_has_every_capital_inside_its_box():
-    from pieces.model3d.font import GLYPHS, text_section, text_width_mm
+    from dealers_chess.pieces.model3d.font import GLYPHS, text_section, text_width_mm
 
     assert sorted(GLYPHS) == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
     for letter in GLYPHS:
@@ -218,7 +218,7 @@ def test_the_code_font_has_every_capital_inside_its_box():
 
 
 def test_prerender_fills_the_cache_on_every_core_and_then_renders_nothing(tmp_path, monkeypatch):
-    from printing.pictures import PICTURE_PX, prerender
+    from dealers_chess.printing.pictures import PICTURE_PX, prerender
 
     pieces = [CATALOGUE.get(piece_id) for piece_id in ("wazir", "ferz", "knight")]
     steps: list[int] = []

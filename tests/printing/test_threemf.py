@@ -18,11 +18,17 @@ import trimesh
 from click.testing import CliRunner
 from manifold3d import Manifold, Mesh
 
-from dealer_cli import cli
-from pieces.catalogue import load_catalogue
-from pieces.model3d.model import ModelOptions, Part, build_piece
-from printing.solids.piece_files import PieceFormat, write_piece_files
-from printing.solids.threemf import PART_EXTRUDERS, ThreemfError, prusa_part_ranges, write_piece_3mf, write_piece_prusa_3mf
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import Part, build_piece
+from dealers_chess.printing.solids.piece_files import PieceFormat, write_piece_files
+from dealers_chess.printing.solids.threemf import (
+    PART_EXTRUDERS,
+    ThreemfError,
+    prusa_part_ranges,
+    write_piece_3mf,
+    write_piece_prusa_3mf,
+)
 
 CATALOGUE = load_catalogue()
 KINDS = ["knight", "rook", "king", "standard-pawn"]  # a leaper, a rider, a royal, a pawn

@@ -8,15 +8,16 @@ import threading
 import time
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.game import builtin_games
-from engine.move import Kind
-from engine.notation import format_fen, format_move, parse_fen
-from engine.rules import battle_moves, legal_moves
-from engine.search import Info, Limits, Searcher, choose_move, pv_san
-from engine.search.chance import expected_best_of_three
-from engine.search.table import table_key
+from dealers_chess.engine.game import builtin_games
+from dealers_chess.engine.move import Kind
+from dealers_chess.engine.notation import format_fen, format_move, parse_fen
+from dealers_chess.engine.rules import battle_moves, legal_moves
+from dealers_chess.engine.search import Info, Limits, Searcher, choose_move, pv_san
+from dealers_chess.engine.search.chance import expected_best_of_three
+from dealers_chess.engine.search.table import table_key
 from tests.positions import random_deal, random_walk, start_of
 
 MIDDLEGAME = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
@@ -174,8 +175,8 @@ def test_zombie_conversion_and_pushes_come_from_the_referee():
 def test_royal_safety_once_made_is_the_referees_legality(game_id, seed, plies):
     # Inside the tree the search checks a pseudo-legal move by the mover's royal safety once the move
     # is made; outside Dazzler and must-move states that is exactly the referee's legal list.
-    from engine.attacks import in_check
-    from engine.rules import pseudo_moves
+    from dealers_chess.engine.attacks import in_check
+    from dealers_chess.engine.rules import pseudo_moves
 
     pos = random_walk(start_of(game_id), random.Random(seed), plies)
     if pos.must_move or pos.types.dazzlers:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import load_game
-from engine.notation import format_move, parse_fen
-from engine.position import Position
-from engine.rules import has_legal_move, in_check, legal_moves, outcome
-from engine.search import Limits, Searcher, choose_move
+from dealers_chess.engine.game import load_game
+from dealers_chess.engine.notation import format_move, parse_fen
+from dealers_chess.engine.position import Position
+from dealers_chess.engine.rules import has_legal_move, in_check, legal_moves, outcome
+from dealers_chess.engine.search import Limits, Searcher, choose_move
 
 MATES = tomllib.loads((Path(__file__).parent.parent.parent / "data" / "search_mates.toml").read_text())["mate"]
 
@@ -27,7 +27,7 @@ def mates(pos: Position, m) -> bool:
 
 
 def test_the_mates_cover_every_built_in_game_and_each_dealt_board():
-    from engine.game import builtin_games
+    from dealers_chess.engine.game import builtin_games
 
     assert {entry["game"] for entry in MATES} == set(builtin_games())
     assert {entry["source"] for entry in MATES} >= {"deal-8x8", "deal-10x10", "deal-12x12"}

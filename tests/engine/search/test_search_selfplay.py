@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import builtin_games
-from engine.rules import outcome, play
-from engine.search import Limits, Searcher
+from dealers_chess.engine.game import builtin_games
+from dealers_chess.engine.rules import outcome, play
+from dealers_chess.engine.search import Limits, Searcher
 from tests.positions import start_of
 
 GAMES = sorted(builtin_games())

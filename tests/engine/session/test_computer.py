@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import GameError
-from engine.notation import format_fen, format_move
-from engine.record import format_record, parse_record
-from engine.session.commands import computer_turn, run_line
-from engine.session.computer import Computer, replayed
-from engine.session.record import session_from_record, session_record
-from engine.session.session import Session, SessionError
+from dealers_chess.engine.errors import GameError
+from dealers_chess.engine.notation import format_fen, format_move
+from dealers_chess.engine.record import format_record, parse_record
+from dealers_chess.engine.session.commands import computer_turn, run_line
+from dealers_chess.engine.session.computer import Computer, replayed
+from dealers_chess.engine.session.record import session_from_record, session_record
+from dealers_chess.engine.session.session import Session, SessionError
 
 AFTER_F3_E5 = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
 THINK = 0.3

@@ -7,12 +7,17 @@ import time
 
 import pytest
 
-from engine.game import builtin_games
-from engine.notation import format_fen, parse_fen, parse_move
-from engine.session.uci import (
-    Go, UciEngine, UciError, allotted_seconds, parse_go, read_position, uci_move,
+from dealers_chess.engine.game import builtin_games, default_catalogue, load_game
+from dealers_chess.engine.notation import format_fen, parse_fen, parse_move
+from dealers_chess.engine.session.uci import (
+    Go,
+    UciEngine,
+    UciError,
+    allotted_seconds,
+    parse_go,
+    read_position,
+    uci_move,
 )
-from engine.game import load_game
 
 FOOLS_MATE = "position startpos moves f2f3 e7e5 g2g4"
 
@@ -84,7 +89,7 @@ def test_a_mated_side_answers_bestmove_none():
 
 def test_positions_from_fen_with_moves_and_promotion_written_the_uci_way():
     game = load_game("chess")
-    pos = read_position("fen 8/4P3/8/8/8/8/k7/7K w - - 0 1 moves e7e8q a2b2".split(), game)
+    pos = read_position("fen 8/4P3/8/8/8/8/k7/7K w - - 0 1 moves e7e8q a2b2".split(), game, default_catalogue())
     assert format_fen(pos).startswith("4Q3/8/8/8/8/8/1k6/7K w")
     promotion = parse_move(parse_fen("8/4P3/8/8/8/8/k7/7K w - - 0 1"), "e7e8=N")
     assert uci_move(parse_fen("8/4P3/8/8/8/8/k7/7K w - - 0 1"), promotion) == "e7e8n"

@@ -1,0 +1,134 @@
+"""`dealer serve`: the game session of `dealer play` as a web page for a phone or tablet beside the board.
+
+uvicorn serves the Starlette application of dealers_chess.cli.web.app on 127.0.0.1 unless --host says
+otherwise; the game is saved to the same PGN record as `dealer play`, so either can resume it (one
+at a time: the record is locked while a session runs). Only the page opened from the printed
+address, which carries this run's secret key, can read the game or act on it (dealers_chess.cli.web.guard).
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import click
+
+from dealers_chess.cli.common import CATALOGUE_HELP, catalogue_files_given, computer_options, open_session
+from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, network_addresses, qr_lines
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.printing.records import open_game
+
+DEFAULT_PORT = 8765
+NETWORK_WARNING = ("warning: anyone on your network who has this link can play, undo and resign in this game; "
+                   "show it only to the players")
+
+
+@click.command("serve")
+@click.argument("game", required=False)
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="Start from a saved deal (dealer deal --save FILE).")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
+              help="Continue the game saved in this record (by dealer play or dealer serve).")
+@click.option("--fen", help="Start from this position instead (docs/notation.md).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+              help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
+@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the page first loads.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; 0.0.0.0 lets phones and tablets on your network in "
+                   "(it prints their address and a QR code; the link's key stays needed).")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
+              help="The port to listen on (0: any free port).")
+@click.option("--pictures", "pictures_dir", default="build", show_default=True, type=click.Path(file_okay=False),
+              help="The output folder whose render cache holds 3D pictures of the pieces (made by dealer kit).")
+@click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False), help=CATALOGUE_HELP)
+@computer_options
+def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
+                  computer, think, level) -> None:
+    """Serve the game as a web page: tap a piece to see its moves, tap a square to play.
+
+    It prints the address to open, with a secret key for this run: only a page opened from it can
+    play. The record is locked while the server runs, so no other session can change it. With
+    --computer the computer plays one side: the page says it is thinking, then shows its move.
+    """
+    import uvicorn
+
+    from dealers_chess.cli.web.app import Table, create_app
+    from dealers_chess.pieces.catalogue import load_catalogue
+
+    catalogue_files = catalogue_files_given(catalogue_files)
+    catalogue = load_catalogue(catalogue_files) if catalogue_files else None
+    listener = _listen(host, port)  # first: a port that cannot be had leaves no record behind
+    try:
+        session, saver = open_game(resume_file, save_file, "dealer serve",
+                                   lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue,
+                                                            (computer, think, level)))
+    except BaseException:
+        listener.close()
+        raise
+    table = Table(session, saver, Path(pictures_dir))
+    network = _network(host)
+    access = Access.for_server(host, listener.getsockname()[1], network)
+    click.echo(f"{session.position.game.name}: every move is saved to {saver.path}")
+    for line in _announcement(host, access, network):
+        click.echo(line)
+    server = uvicorn.Server(uvicorn.Config(create_app(table, access), log_level="warning", lifespan="off"))
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C or SIGTERM, then passes the signal on: it is the way to stop
+        pass
+    finally:
+        _stop(table)
+        click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  (or dealer play --resume {saver.path})")
+
+
+def _stop(table) -> None:
+    """Stop the computer, pause the clock, save a last time and let go of the record."""
+    table.stop_thinking()
+    with table.lock:
+        table.session.pause()
+        try:
+            table.saver.save(table.session)
+        except DealerError as error:
+            click.echo(f"error: not saved: {error}", err=True)
+        table.saver.release()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket bound to host:port, or one line saying why not."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+    except OSError as error:
+        reason = "it is in use: choose another with --port" if error.errno == 98 else error.strerror or str(error)
+        raise DealerError(f"cannot listen on {host}:{port}: {reason}") from None
+    listener.listen(64)
+    return listener
+
+
+def _network(host: str) -> tuple[str, ...]:
+    """The addresses other devices reach the server at: none on loopback, the bound one, or on 0.0.0.0 (::) this computer's."""
+    if is_loopback(host):
+        return ()
+    if not is_wildcard(host):
+        return (host,)
+    return network_addresses(socket.AF_INET6 if ":" in host else None)
+
+
+def _announcement(host: str, access: Access, network: tuple[str, ...]) -> list[str]:
+    """What `dealer serve` prints after the record line: the address to open; for a network, a warning and a QR code."""
+    if not network and not is_wildcard(host):
+        return [f"open {access.url(host)} in a browser; only this computer can open it "
+                "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
+    here = access.url("::1" if ":" in host else "127.0.0.1")
+    if not network:
+        return [f"open {here} in a browser; no network address of this computer was found, so other devices "
+                "need its address in place of 127.0.0.1", NETWORK_WARNING, "Ctrl-C stops the server"]
+    phone = access.url(network[0])
+    on_this = f"; on this computer: {here}" if is_wildcard(host) else ""
+    qr = [click.style(line, fg="black", bg="bright_white") for line in qr_lines(phone)]
+    return [f"open {phone} on a phone or tablet on your network (or scan the code below){on_this}",
+            NETWORK_WARNING, *qr, "Ctrl-C stops the server"]
+
+
+COMMANDS = (serve_command,)

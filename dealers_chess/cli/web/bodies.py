@@ -1,0 +1,75 @@
+"""The JSON bodies the board page sends, each with exactly the keys and types it may have.
+
+A body that is not JSON, nests where a value belongs, misses a key or has one of the wrong type is
+refused with a one-line reason naming the key (never a 500). Every action carries the version of the
+game the page showed, so an action from a page that missed a change is refused, not applied.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated, TypeVar
+
+import msgspec
+
+from dealers_chess.pieces.datafile import convert, one_line
+from dealers_chess.pieces.errors import DealerError
+
+Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+T = TypeVar("T")
+
+
+class RequestError(DealerError):
+    """A request body the board page would never send."""
+
+
+class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
+    """A move in any form the referee reads, or the key of an answer to its question."""
+
+    move: one_line(2000)
+    version: Version
+
+
+class PageCommand(Enum):
+    """The commands the page's buttons send: the lines of engine.session.commands they run."""
+
+    UNDO = "undo"
+    REDO = "redo"
+    DRAW = "draw"  # offer a draw (the page asks first before it accepts one: `accept`)
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CLAIM = "claim"
+    RESIGN = "resign"
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the page's commands."""
+
+    command: PageCommand
+    version: Version
+
+
+class CancelBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Put away the question a move left open."""
+
+    version: Version
+
+
+def decode(raw: bytes, shape: type[T]) -> T:
+    """The body read as `shape`; raise RequestError saying what is wrong with it."""
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise RequestError("the request is not UTF-8 text") from None
+    except RecursionError:
+        raise RequestError("the request is nested too deeply; expected a JSON object of text and numbers") from None
+    except ValueError:
+        raise RequestError("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError(f"the request must be a JSON object such as {{\"version\": 3}}; found {type(data).__name__}")
+    return convert(data, shape, "request", RequestError)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")

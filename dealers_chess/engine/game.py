@@ -1,0 +1,408 @@
+"""Game definitions (assets/games/*.toml) and piece types compiled for a game's board.
+
+A `GameDef` is data: board, start FEN, castling, promotion and hand rules; `TypeTable` compiles the
+pieces a game uses for its board. Positions are built in engine.setup and engine.notation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+from dealers_chess.engine.board import MAX_RANKS, Board, BoardError, parse_board_size
+from dealers_chess.engine.errors import GameError
+from dealers_chess.engine.kernel import (
+    F_PASS,
+    capture_lines,
+    compile_movement,
+    fast_entries,
+    rays_overlap,
+    teleport_rays,
+)
+from dealers_chess.engine.move import PLAIN_TAIL, Move
+from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
+from dealers_chess.pieces.datafile import Id, Notes, Text, one_line, pattern, read_toml
+from dealers_chess.pieces.movement import Mode, Movement
+from dealers_chess.pieces.movement import Path as MovePath
+
+BoardSize = pattern(r"\A[0-9]{1,3}[xX][0-9]{1,3}\Z", "FILESxRANKS, e.g. 8x8 or 12x12")
+
+
+class Castling(Enum):
+    """Where the royal and its partner land when castling."""
+
+    NONE = "none"
+    ORTHODOX = "orthodox"  # king side: royal next to the corner, partner inside it; queen side: royal on c, partner on d
+    ADJACENT = "adjacent"  # royal lands next to the partner's square, the partner jumps over it (Consuls, Spinal Tap)
+    FREE = "free"  # royal to any empty unattacked square between it and the partner, partner to the royal's square
+
+
+class Promotion(Enum):
+    """What a pawn may become on its promotion zone."""
+
+    NONE = "none"
+    LIST = "list"  # any piece of `promotion_pieces`
+    HAND = "hand"  # a piece from the owner's hand, which is used up (or from the big-deck draw)
+    HAND_KEPT = "hand-kept"  # any piece type in the owner's hand, which stays there (Dealer's simplified)
+
+
+class Captured(Enum):
+    """Where a captured piece (group `piece`) goes."""
+
+    NOWHERE = "nowhere"
+    CAPTOR = "captor"  # Dealer's Chess: the capturer takes its doppleganger into hand
+    OWNER = "owner"  # Spinal Tap: the owner may promote to it later
+
+
+class Draws(Enum):
+    """How threefold repetition and the fifty-move rule end a game."""
+
+    CLAIM = "claim"  # as in FIDE chess: the player to move may claim them; fivefold and 75 moves end it
+    AUTOMATIC = "automatic"  # a house rule: threefold repetition and fifty moves end the game at once
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef:
+    """One game: the board, how it starts and the rules that differ between games."""
+
+    id: str
+    name: str
+    board: Board
+    start: str  # FEN
+    castling: Castling = Castling.ORTHODOX
+    castling_partners: tuple[str, ...] = ("rook",)  # piece ids, or ("corner",) for any corner piece
+    promotion: Promotion = Promotion.LIST
+    promotion_pieces: tuple[str, ...] = ("queen", "rook", "bishop", "knight")
+    captured: Captured = Captured.NOWHERE
+    pawn_rank: int = 1  # White's pawn row, counted from 0 (Black's mirrors it)
+    shared_extras: bool = False  # Dealer's: a promotion to a shared extra takes the other side's copy
+    battle_move: bool = False  # Spinal Tap: once a game, several pawns and crabs step forward together
+    promotion_optional: bool = False  # a pawn reaching its zone may stay a pawn (Spinal Tap's "may promote")
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
+    shield_royals: bool = True  # a royal jumped by its own Dazzler cannot be captured, so it is not in check
+    seed: str = ""
+    notes: str = ""
+
+    @property
+    def corner_castling(self) -> bool:
+        return self.castling_partners == ("corner",)
+
+    def is_light(self, square: int) -> bool:
+        """Whether a square is light on this game's board (a1 is dark unless `light_a1`)."""
+        return self.board.is_light(square) != self.light_a1
+
+
+def game_files() -> list[Path]:
+    """The built-in game files, in name order."""
+    folder = resources.files("dealers_chess.assets") / "games"
+    return sorted(Path(str(folder / e.name)) for e in folder.iterdir() if e.name.endswith(".toml"))
+
+
+@cache
+def builtin_games() -> dict[str, GameDef]:
+    """Every game in assets/games by id."""
+    games = {}
+    for path in game_files():
+        game = read_game_file(path)
+        games[game.id] = game
+    return games
+
+
+def load_game(name: str) -> GameDef:
+    """A built-in game by id, or a game TOML file by path; raise GameError naming the choices."""
+    games = builtin_games()
+    if name in games:
+        return games[name]
+    if name.endswith(".toml"):
+        return read_game_file(Path(name))
+    raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
+
+
+class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of a game file (assets/games/*.toml or a user's)."""
+
+    id: Id
+    name: one_line(100, min_length=1)
+    board: BoardSize
+    start: one_line(4000, min_length=1)
+    castling: Castling = Castling.ORTHODOX
+    castling_partners: Annotated[tuple[Id, ...], msgspec.Meta(min_length=1, max_length=32)] = ("rook",)
+    promotion: Promotion = Promotion.LIST
+    promotion_pieces: Annotated[tuple[Id, ...], msgspec.Meta(max_length=100)] = ("queen", "rook", "bishop", "knight")
+    captured: Captured = Captured.NOWHERE
+    pawn_rank: Annotated[int, msgspec.Meta(ge=1, le=MAX_RANKS)] = 2  # White's pawn row, from 1
+    shared_extras: bool = False
+    battle_move: bool = False
+    promotion_optional: bool = False
+    draws: Draws = Draws.CLAIM
+    light_a1: bool = False
+    shield_royals: bool = True
+    seed: Text = ""
+    notes: Notes = ""
+
+
+def read_game_file(path: Path) -> GameDef:
+    """One game TOML file; raise GameError naming the file, key and allowed values."""
+    data = read_toml(path, "game", GameError, GameFile)
+    try:
+        board = parse_board_size(data.board)
+    except BoardError as error:
+        raise GameError(f"{path}: board: {error}") from None
+    if data.pawn_rank > board.ranks:
+        raise GameError(f"{path}: pawn_rank: {data.pawn_rank} is not allowed; the {board.label} board has ranks 1 to {board.ranks}")
+    return GameDef(
+        id=data.id, name=data.name, board=board, start=data.start, castling=data.castling,
+        castling_partners=data.castling_partners, promotion=data.promotion,
+        promotion_pieces=data.promotion_pieces, captured=data.captured, pawn_rank=data.pawn_rank - 1,
+        shared_extras=data.shared_extras, battle_move=data.battle_move,
+        promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
+        shield_royals=data.shield_royals, seed=data.seed, notes=data.notes,
+    )
+
+
+@lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    """The built-in catalogue, loaded once."""
+    return load_catalogue()
+
+
+# --- Piece types compiled for one board ---------------------------------------------------
+
+
+@dataclass(slots=True)
+class PieceType:
+    """A catalogue piece compiled for one board: per colour and square, fast rays and attack lines.
+
+    A plain slots dataclass on purpose: the move generator reads these attributes at every node, and
+    Python reads slots fastest when the class has no descriptors or __getattr__ of its own.
+    """
+
+    piece: PieceDef
+    fast: tuple  # [side][square] -> fast-path entries (moves and captures, rank powers included)
+    walks: tuple | None  # None: generate from `fast`; else [side][square] -> square_walks(), None until first used
+    attacks: tuple  # [side][square] -> {target: lines}
+    overlap: tuple  # [side] -> whether destinations must be merged
+    flee: tuple | None  # [side][square] -> entries of the Chicken's retreat
+    promote_step: tuple | None  # [side][square] -> entries of the Zabel's double step, which must promote
+    push: tuple | None  # [side][square] -> entries onto enemies that a Linebacker may push
+    teleport: tuple | None  # [square] -> entries of the Teleporter's jump
+    zobrist: tuple  # [side][square] -> random 64-bit key
+    royal: bool
+    group: Group
+    initial: bool  # has first-move-only paths
+    no_ep_victim: bool
+    uncapturable: bool
+    promotes: bool
+    promo_ranks: frozenset
+    zone: tuple  # [side][square] -> whether the piece promotes on arriving there
+    convert_captor: bool
+    immobilize: bool
+    dazzle: bool
+    colour_bound: bool | None = None  # every move keeps the square colour (engine.dead, set on first use)
+
+
+class TypeTable:
+    """The piece types a position uses, by index; types are added on demand by id or code."""
+
+    def __init__(self, board: Board, catalogue: Catalogue, game: GameDef, pawn_rank: int) -> None:
+        self.board, self.catalogue, self.game, self.pawn_rank = board, catalogue, game, pawn_rank
+        self.types: list[PieceType | _Deferred] = []  # a _Deferred gives way to its PieceType on first use
+        self._by_id: dict[str, int] = {}
+        self._by_code: dict[str, int] = {}
+        self._codes = {piece.code: piece.id for piece in catalogue}
+        self.immobilizers = False  # whether a type in the table freezes its neighbours (a Hyena)
+        self.dazzlers = False  # whether a type in the table dazzles what it jumps (the Dazzler)
+
+    def __getitem__(self, index: int) -> PieceType:
+        return self.types[index]
+
+    def index(self, piece_id: str) -> int:
+        """The index of a piece id, adding the type the first time (compiled when its moves are first needed)."""
+        found = self._by_id.get(piece_id)
+        if found is None:
+            found = len(self.types)
+            piece = self.catalogue.get(piece_id)
+            self.types.append(_Deferred(self, found, piece))
+            self._by_id[piece_id] = found
+            self.immobilizers = self.immobilizers or piece.has(Rule.IMMOBILIZE)
+            self.dazzlers = self.dazzlers or piece.has(Rule.DAZZLE)
+        return found
+
+    def compiled(self, index: int) -> PieceType:
+        """The type at index, compiled now if it was still deferred."""
+        kind = self.types[index]
+        if isinstance(kind, _Deferred):
+            kind.fast  # reading a compiled field puts the compiled type in the table
+            kind = self.types[index]
+        return kind
+
+    def by_code(self, code: str) -> int | None:
+        """The index of a notation code, or None if no catalogue piece has it."""
+        piece_id = self._codes.get(code)
+        return None if piece_id is None else self.index(piece_id)
+
+    def id_of(self, index: int) -> str:
+        return self.types[index].piece.id
+
+
+def _rank_back(board: Board, square: int, side: int) -> int:
+    rank = board.rank_of(square)
+    return board.ranks - 1 - rank if side == 0 else rank
+
+
+def _side_tables(piece: PieceDef, board: Board, side: int):
+    black = side == 1
+    base = compile_movement(piece.movement, board, black)
+    extra_by_rank = {back: compile_movement(m, board, black) for back, m in piece.rank_captures}
+    per_square = []
+    for sq in range(board.size):
+        rays = list(base[sq])
+        extra = extra_by_rank.get(_rank_back(board, sq, side))
+        if extra is not None:
+            rays.extend(extra[sq])
+        per_square.append(tuple(rays))
+    return per_square
+
+
+@lru_cache(maxsize=512)
+def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -> PieceType:
+    """Compile one catalogue piece for a board (once): rays per colour and square, attack lines, rule tables.
+
+    When the movement is the same for both colours (not directional, no rank or rule moves), Black's
+    tables are White's, compiled once.
+    """
+    promo = promotion_ranks(piece, game, pawn_rank)
+    white = _side_tables(piece, board, 0)
+    shared = not (piece.movement.is_directional or piece.rank_captures)
+    rays = (white, white if shared else _side_tables(piece, board, 1))
+
+    def per_side(build) -> tuple:
+        first = build(0)
+        return (first, first) if shared else (first, build(1))
+
+    fast = per_side(lambda side: tuple(fast_entries(r) for r in rays[side]))
+    overlap = per_side(lambda side: rays_overlap(rays[side]))
+    flee = _rule_entries(piece, Rule.FLEE_WHEN_ATTACKED, board)
+    promote_step = _promotion_step_entries(piece, board, promo)
+    push = _push_entries(piece, board) if piece.has(Rule.PUSH) else None
+    teleport = tuple(fast_entries(r) for r in teleport_rays(board)) if piece.has(Rule.TELEPORT) else None
+    zone = tuple(tuple(_rank_back(board, sq, side) in promo for sq in range(board.size)) for side in (0, 1))
+    walkable = flee is None and promote_step is None and push is None and teleport is None and not any(overlap) and all(
+        ray is None for side_fast in fast for entries in side_fast for _, _, ray in entries
+    )  # every ray plain: its moves can be built in advance (square_walks)
+    return PieceType(
+        piece=piece, fast=fast, walks=([None] * board.size, [None] * board.size) if walkable else None,
+        attacks=per_side(lambda side: capture_lines(fast[side])), overlap=overlap, flee=flee,
+        promote_step=promote_step, push=push, teleport=teleport,
+        zobrist=_zobrist(piece, board), royal=piece.is_royal, group=piece.group,
+        initial=_has_initial(piece),
+        no_ep_victim=piece.has(Rule.NO_EN_PASSANT) or piece.group not in (Group.PAWN, Group.SPEAR),
+        uncapturable=piece.has(Rule.UNCAPTURABLE),
+        promotes=bool(promo), promo_ranks=promo,
+        zone=zone,
+        convert_captor=piece.has(Rule.CONVERT_CAPTOR), immobilize=piece.has(Rule.IMMOBILIZE),
+        dazzle=piece.has(Rule.DAZZLE),
+    )
+
+
+def square_walks(kind: PieceType, side: int, sq: int) -> tuple:
+    """A walkable piece's rays from one square as (flags, squares that must be empty first,
+    ((destination, Move), ...)), built on first use and kept in `kind.walks`.
+
+    The moves are built once, so generating them is a walk over the occupancy; a destination in the
+    promotion zone has None instead, as its moves depend on the position.
+    """
+    zone, rays, new_move = kind.zone[side], [], tuple.__new__  # tuple.__new__: Move(sq, to) minus keyword handling
+    for squares, flags, _ in kind.fast[side][sq]:
+        passing = flags // F_PASS
+        walk = tuple((to, None if zone[to] else new_move(Move, (sq, to) + PLAIN_TAIL)) for to in squares[passing:])
+        rays.append((flags, squares[:passing], walk))  # flags keep the count of squares that must be empty
+    found = kind.walks[side][sq] = tuple(rays)
+    return found
+
+
+@lru_cache(maxsize=512)
+def _zobrist(piece: PieceDef, board: Board) -> tuple:
+    """[side][square] -> the random 64-bit key of this piece there (the same in every process)."""
+    rng = random.Random(f"{piece.id}/{board.label}")
+    return tuple(tuple(rng.getrandbits(64) for _ in range(board.size)) for _ in (0, 1))
+
+
+def _has_initial(piece: PieceDef) -> bool:
+    return any(p.initial for p in piece.movement.paths)
+
+
+class _Deferred:
+    """A piece type placed but not compiled yet: what placing, FEN and the rule scans need (piece, royal,
+    zobrist, initial, immobilize, dazzle).
+
+    Reading anything else compiles the type and puts the compiled PieceType in its table, so the move
+    generator, which reads the table afresh, meets compiled types only (and reads their slots at full speed).
+    """
+
+    __slots__ = ("piece", "royal", "zobrist", "initial", "immobilize", "dazzle", "_table", "_index")
+
+    def __init__(self, table: TypeTable, index: int, piece: PieceDef) -> None:
+        self.piece, self.royal, self._table, self._index = piece, piece.is_royal, table, index
+        self.zobrist, self.initial = _zobrist(piece, table.board), _has_initial(piece)
+        self.immobilize, self.dazzle = piece.has(Rule.IMMOBILIZE), piece.has(Rule.DAZZLE)
+
+    def __getattr__(self, name: str):
+        table = self._table
+        compiled = table.types[self._index]
+        if compiled is self:
+            compiled = compile_type(self.piece, table.board, table.game, table.pawn_rank)
+            table.types[self._index] = compiled
+        return getattr(compiled, name)
+
+
+def promotion_ranks(piece: PieceDef, game: GameDef, pawn_rank: int) -> frozenset[int]:
+    """Ranks counted back from the far rank on which this piece promotes (empty: never)."""
+    if piece.has(Rule.NO_PROMOTION) or piece.is_royal:
+        return frozenset()
+    pawnish = piece.group in (Group.PAWN, Group.SPEAR) or piece.has(Rule.PROMOTES_TO_CAPTURED)
+    if piece.has(Rule.PROMOTES) or (pawnish and game.promotion is not Promotion.NONE):
+        if piece.has(Rule.PROMOTES_ON_PAWN_ROW):
+            return frozenset(range(pawn_rank + 1))
+        return frozenset({0})
+    return frozenset()
+
+
+def _rule_entries(piece: PieceDef, rule: Rule, board: Board):
+    movement = dict(piece.rule_moves).get(rule)
+    if movement is None:
+        return None
+    return tuple(tuple(fast_entries(r) for r in compile_movement(movement, board, side == 1)) for side in (0, 1))
+
+
+def _promotion_step_entries(piece: PieceDef, board: Board, promo_ranks: frozenset[int]):
+    """The Zabel's double step: per side and square, its rays that land in the promotion zone (None without the rule)."""
+    movement = dict(piece.rule_moves).get(Rule.DOUBLE_STEP_TO_PROMOTE)
+    if movement is None:
+        return None
+    return tuple(
+        tuple(
+            fast_entries([r for r in rays if _rank_back(board, r.squares[-1], side) in promo_ranks])
+            for rays in compile_movement(movement, board, side == 1)
+        )
+        for side in (0, 1)
+    )
+
+
+def _push_entries(piece: PieceDef, board: Board):
+    """The Linebacker's single steps, compiled as captures: the squares it may push from."""
+    paths = tuple(
+        MovePath(p.legs, frozenset({Mode.CAPTURE}), p.hop, False)
+        for p in piece.movement.paths
+        if not p.initial and len(p.legs) == 1 and p.final.max_steps == 1 and Mode.MOVE in p.modes
+    )
+    movement = Movement(piece.movement.betza + " (push)", (), paths)
+    return tuple(tuple(fast_entries(r) for r in compile_movement(movement, board, side == 1)) for side in (0, 1))

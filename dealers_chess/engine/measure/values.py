@@ -1,0 +1,149 @@
+"""Piece values from mobility: expected moves on a board crowded at random, scaled to N=3, Q=9.
+
+The model (docs/values.md explains it): every square of the board is occupied independently
+with probability DENSITY. A piece's mobility M is its expected number of moves, averaged over
+all squares, from the kernel's own rays. Value = a*M + b*M^2, with a and b solved so that the
+Knight is 3 and the Queen 9 on 8x8. Then the usual corrections: colour-bound pieces x0.9,
+pawns get a promotion constant that makes the Standard Pawn 1. A catalogue `value` overrides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from dealers_chess.engine.board import Board, board_of
+from dealers_chess.engine.kernel import Ray, movement_rays
+from dealers_chess.pieces.catalogue import Group, PieceDef
+from dealers_chess.pieces.movement import Hop, Movement, Path, parse_movement
+
+DENSITY = 0.3  # chance that any other square is occupied
+MOVE_ONLY_WEIGHT = 0.6  # a move that cannot capture, or a capture that cannot move, counts this much
+CAPTURE_WEIGHT = 1.0
+COLOUR_BOUND_FACTOR = 0.9
+CALIBRATION = {"N": 3.0, "Q": 9.0}
+STANDARD_PAWN = "fmWfceFifmnD"
+DEFAULT_BOARD = board_of(8, 8)
+
+
+@cache
+def mobility(movement: Movement, board: Board = DEFAULT_BOARD) -> float:
+    """Expected number of moves, averaged over every square of the board.
+
+    A square and its mirror images under the movement's own symmetries have the same mobility, so
+    one square of each such set is computed and weighted by the set's size.
+    """
+    total = 0.0
+    for square, weight in _representatives(movement, board):
+        best: dict[int, float] = {}
+        for ray in movement_rays(movement, board, square):
+            if ray.initial:
+                continue
+            for reached, worth in _ray_worth(ray):
+                best[reached] = max(best.get(reached, 0.0), worth)
+        total += weight * sum(best.values())
+    return total / board.size
+
+
+# Symmetries of the board that a movement may share: (transform of a step, transform of a square).
+_MIRRORS = (
+    (lambda x, y: (-x, y), lambda f, r, b: (b.files - 1 - f, r)),
+    (lambda x, y: (x, -y), lambda f, r, b: (f, b.ranks - 1 - r)),
+    (lambda x, y: (y, x), lambda f, r, b: (r, f)),  # only on square boards
+)
+
+
+def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
+    """(square, how many squares it stands for): one per set of squares the movement's symmetries join."""
+    mirrors = [on_square for on_step, on_square in _MIRRORS[: 3 if board.files == board.ranks else 2]
+               if {_mirrored(p, on_step) for p in movement.paths} == set(movement.paths)]
+    seen: set[int] = set()
+    found = []
+    for square in range(board.size):
+        if square in seen:
+            continue
+        orbit, frontier = {square}, [square]
+        while frontier:
+            f, r = board.file_of(frontier[-1]), board.rank_of(frontier.pop())
+            for on_square in mirrors:
+                image = board.square(*on_square(f, r, board))
+                if image not in orbit:
+                    orbit.add(image)
+                    frontier.append(image)
+        seen |= orbit
+        found.append((square, len(orbit)))
+    return found
+
+
+def _mirrored(path: Path, on_step) -> Path:
+    legs = tuple(replace(leg, vector=on_step(*leg.vector), lame=tuple(on_step(*v) for v in leg.lame),
+                         jump=tuple(on_step(*v) for v in leg.jump)) for leg in path.legs)
+    return replace(path, legs=legs)
+
+
+def _arrival_worth(ray: Ray) -> float:
+    """Expected worth of arriving at a square, given it was reached."""
+    both = ray.move and ray.capture
+    empty_worth = 1.0 if both else MOVE_ONLY_WEIGHT if ray.move else 0.0
+    full_worth = CAPTURE_WEIGHT if both else MOVE_ONLY_WEIGHT if ray.capture else 0.0
+    return (1 - DENSITY) * empty_worth + DENSITY * full_worth
+
+
+def _ray_worth(ray: Ray):
+    """(square, expected worth) along one ray."""
+    clear = (1 - DENSITY) ** len(set(ray.via))
+    one_screen = 0.0
+    for i, square in enumerate(ray.squares):
+        if ray.lame:
+            clear *= (1 - DENSITY) ** len(ray.lame[i])
+            one_screen *= (1 - DENSITY) ** len(ray.lame[i])
+        if ray.hop is Hop.NONE:
+            if ray.skip_first and i == 0:
+                continue
+            jumped = DENSITY ** len(ray.jump[i]) if ray.jump else 1.0
+            yield square, clear * jumped * _arrival_worth(ray)
+            clear *= 1 - DENSITY
+        else:
+            yield square, one_screen * _arrival_worth(ray)
+            one_screen = one_screen * (1 - DENSITY) + clear * DENSITY
+            clear *= 1 - DENSITY
+
+
+@cache
+def _coefficients() -> tuple[float, float]:
+    """a and b such that a*M + b*M^2 gives the calibration values on 8x8."""
+    (m1, v1), (m2, v2) = [(mobility(parse_movement(b)), v) for b, v in CALIBRATION.items()]
+    b = (v2 - v1 * m2 / m1) / (m2 * m2 - m1 * m2)
+    a = (v1 - b * m1 * m1) / m1
+    return a, b
+
+
+def is_colour_bound(movement: Movement) -> bool:
+    """True when every move keeps the square colour (Bishop, Ferz, Alfil, ...)."""
+    return all(sum(sum(leg.vector) for leg in path.legs) % 2 == 0 for path in movement.paths)
+
+
+def model_value(movement: Movement, board: Board = DEFAULT_BOARD, pawn: bool = False) -> float:
+    """The model's value of a movement on a board."""
+    a, b = _coefficients()
+    m = mobility(movement, board)
+    value = a * m + b * m * m
+    if is_colour_bound(movement):
+        value *= COLOUR_BOUND_FACTOR
+    if pawn:
+        value += _promotion_constant()
+    return value
+
+
+@cache
+def _promotion_constant() -> float:
+    a, b = _coefficients()
+    m = mobility(parse_movement(STANDARD_PAWN))
+    return 1.0 - (a * m + b * m * m)
+
+
+def piece_value(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float:
+    """The piece's value on a board: the catalogue's fixed value if it has one, else the model's."""
+    if piece.value is not None:
+        return piece.value
+    return round(model_value(piece.movement, board, pawn=piece.group in (Group.PAWN, Group.SPEAR)), 2)

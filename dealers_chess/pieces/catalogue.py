@@ -1,0 +1,268 @@
+"""The piece catalogue: TOML tables in assets/catalogue (plus a user's file) read into PieceDefs.
+
+Every rejected value names the file, the piece, the key, the bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+
+from dealers_chess.pieces.betza import MAX_LENGTH
+from dealers_chess.pieces.datafile import Id, Text, convert, one_line, pattern, read_toml
+from dealers_chess.pieces.errors import BetzaError, CatalogueError, UnknownPieceError
+from dealers_chess.pieces.movement import Movement, parse_movement
+
+
+class Group(Enum):
+    """The card groups of Dealer's Chess."""
+
+    ROYAL = "royal"
+    PIECE = "piece"
+    PAWN = "pawn"
+    SPEAR = "spear"
+
+
+class Rule(Enum):
+    """Named rules that no XBetza string says; the engine implements each."""
+
+    PUSH = "push"
+    CONVERT_CAPTOR = "convert-captor"
+    FLEE_WHEN_ATTACKED = "flee-when-attacked"
+    DOUBLE_STEP_TO_PROMOTE = "double-step-to-promote"
+    PROMOTES_ON_PAWN_ROW = "promotes-on-pawn-row"
+    PROMOTES_TO_CAPTURED = "promotes-to-captured"
+    NO_PROMOTION = "no-promotion"
+    PROMOTES = "promotes"
+    NO_EN_PASSANT = "no-en-passant"
+    UNCAPTURABLE = "uncapturable"
+    IMMOBILIZE = "immobilize"
+    TELEPORT = "teleport"
+    DAZZLE = "dazzle"
+    CAPTURE_POWERS_BY_RANK = "capture-powers-by-rank"
+
+    @property
+    def takes_moves(self) -> bool:
+        """Whether the rule grants extra moves given in `rule_betza`."""
+        return self in (Rule.FLEE_WHEN_ATTACKED, Rule.DOUBLE_STEP_TO_PROMOTE)
+
+
+class ShapeFeature(Enum):
+    """A feature of a 3D piece's head that a catalogue `shape` key may ask for instead of the derived one."""
+
+    PLAIN = "plain"  # no rim, no finial
+    TOWER = "tower"  # crenellations on the rim (orthogonal riders)
+    MITRE = "mitre"  # a mitre with a cut (diagonal riders)
+    CORONET = "coronet"  # a coronet of points with a ball (queen-like riders)
+    HORSE = "horse"  # a horse head ((1,2) leapers)
+    FINS = "fins"  # knight fins on the stem
+    CROSS = "cross"  # a cross (inside a royal's crown)
+
+
+Code = pattern(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters", 3)
+RankKey = pattern(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ...")
+Betza = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
+Names = Annotated[list[Id], msgspec.Meta(max_length=100)]
+MAX_PIECES_PER_FILE = 500  # the built-in catalogue has 87
+
+
+class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The declared shape of one [[piece]] table (semantic checks follow in `_read_piece`)."""
+
+    id: Id
+    name: one_line(60, min_length=1)
+    group: Group
+    code: Code
+    betza: Betza
+    text: one_line(2000, min_length=1)
+    sets: Names = []
+    games: Names = []
+    rules: Annotated[list[Rule], msgspec.Meta(max_length=len(Rule))] = []
+    rule_betza: dict[Id, Betza] = {}
+    rank_captures: Annotated[dict[RankKey, Betza], msgspec.Meta(max_length=16)] = {}
+    promotes_to: Names = []
+    shape: Annotated[list[ShapeFeature], msgspec.Meta(max_length=len(ShapeFeature))] = []
+    value: Annotated[float, msgspec.Meta(ge=0, le=100)] | None = None
+    value_note: Text = ""
+    source: Text = ""
+
+
+class CatalogueFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A catalogue file: [[piece]] tables, each checked on its own so errors name the piece."""
+
+    piece: Annotated[list[dict[str, Any]], msgspec.Meta(max_length=MAX_PIECES_PER_FILE)] = []
+
+
+@dataclass(frozen=True, slots=True)
+class PieceDef:
+    """One catalogue piece: identity, movement, rules text and named rules."""
+
+    id: str
+    name: str
+    group: Group
+    code: str
+    movement: Movement
+    text: str
+    sets: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
+    rules: frozenset[Rule] = frozenset()
+    rule_moves: tuple[tuple[Rule, Movement], ...] = ()
+    rank_captures: tuple[tuple[int, Movement], ...] = ()  # (ranks back from the far rank, captures)
+    promotes_to: tuple[str, ...] = ()
+    shape: tuple[ShapeFeature, ...] = ()  # the 3D head asked for (empty: derived from the movement)
+    value: float | None = None  # a fixed 8x8 value that overrides the model
+    value_note: str = ""
+    source: str = ""
+    origin: str = field(default="", compare=False)  # the file it was read from
+
+    @property
+    def betza(self) -> str:
+        return self.movement.betza
+
+    @property
+    def is_royal(self) -> bool:
+        return self.group is Group.ROYAL
+
+    def has(self, rule: Rule) -> bool:
+        return rule in self.rules
+
+
+class Catalogue:
+    """Pieces by id, in file order; the one place ids are looked up."""
+
+    def __init__(self, pieces: Iterable[PieceDef]) -> None:
+        self._pieces: dict[str, PieceDef] = {}
+        for piece in pieces:
+            self._pieces[piece.id] = piece
+        _check_codes(self._pieces.values())
+        _check_promotion_targets(self)
+
+    def __iter__(self):
+        return iter(self._pieces.values())
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __contains__(self, piece_id: object) -> bool:
+        return piece_id in self._pieces
+
+    def get(self, piece_id: str) -> PieceDef:
+        """The piece with this id; raise UnknownPieceError suggesting the closest ids."""
+        try:
+            return self._pieces[piece_id]
+        except KeyError:
+            close = difflib.get_close_matches(piece_id.lower(), list(self._pieces), n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; `dealer catalogue` lists them"
+            raise UnknownPieceError(f"unknown piece {piece_id!r}{hint}") from None
+
+    def by_code(self, code: str) -> PieceDef:
+        """The piece with this notation code."""
+        for piece in self._pieces.values():
+            if piece.code == code:
+                return piece
+        raise UnknownPieceError(f"no piece has the code {code!r}")
+
+    def select(
+        self, sets: Iterable[str] = (), games: Iterable[str] = (), groups: Iterable[str] = ()
+    ) -> list[PieceDef]:
+        """Pieces in any of the sets and any of the games and groups given (empty = no filter)."""
+        sets, games, groups = set(sets), set(games), set(groups)
+        return [
+            p for p in self._pieces.values()
+            if (not sets or sets & set(p.sets))
+            and (not games or games & set(p.games))
+            and (not groups or p.group.value in groups)
+        ]
+
+
+def builtin_files() -> list[Path]:
+    """The catalogue files shipped in assets/catalogue, in name order."""
+    folder = resources.files("dealers_chess.assets") / "catalogue"
+    return sorted(Path(str(folder / entry.name)) for entry in folder.iterdir() if entry.name.endswith(".toml"))
+
+
+def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
+    """The built-in catalogue, with pieces from the user's files added or replacing by id."""
+    pieces: list[PieceDef] = []
+    for path in [*builtin_files(), *map(Path, extra)]:
+        pieces.extend(read_catalogue_file(path))
+    return Catalogue(pieces)
+
+
+def read_catalogue_file(path: Path) -> list[PieceDef]:
+    """Every piece of one catalogue file; raise CatalogueError naming what is wrong."""
+    tables = read_toml(path, "catalogue", CatalogueError, CatalogueFile).piece
+    seen: set[str] = set()
+    pieces = []
+    for index, table in enumerate(tables, start=1):
+        piece = _read_piece(path, index, table)
+        if piece.id in seen:
+            raise CatalogueError(f"{path}: piece {piece.id!r}: duplicate id (each id once per file)")
+        seen.add(piece.id)
+        pieces.append(piece)
+    return pieces
+
+
+def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
+    label = table.get("id") if isinstance(table.get("id"), str) else f"#{index}"
+    where = f"{path}: piece {label[:40]!r}"
+    row = convert(table, PieceTable, where, CatalogueError)
+
+    def movement(key: str, betza: str) -> Movement:
+        try:
+            return parse_movement(betza)
+        except BetzaError as error:
+            raise CatalogueError(f"{where}: {key}: {error}") from None
+
+    rules = frozenset(row.rules)
+    return PieceDef(
+        id=row.id, name=row.name, group=row.group, code=row.code, movement=movement("betza", row.betza),
+        text=row.text, sets=tuple(row.sets), games=tuple(row.games), rules=rules,
+        rule_moves=_rule_moves(where, row, rules, movement),
+        rank_captures=tuple(sorted((int(key), movement(f"rank_captures.{key}", betza))
+                                   for key, betza in row.rank_captures.items())),
+        promotes_to=tuple(row.promotes_to), shape=tuple(dict.fromkeys(row.shape)),
+        value=row.value, value_note=row.value_note, source=row.source,
+        origin=str(path),
+    )
+
+
+def _rule_moves(where: str, row: PieceTable, rules: frozenset[Rule], movement) -> tuple[tuple[Rule, Movement], ...]:
+    moves = []
+    for name, betza in row.rule_betza.items():
+        rule = next((r for r in rules if r.value == name), None)
+        if rule is None or not rule.takes_moves:
+            takers = ", ".join(r.value for r in Rule if r.takes_moves)
+            raise CatalogueError(
+                f"{where}: rule_betza: {name!r} is not allowed; keys must be rules of this piece among: {takers}"
+            )
+        moves.append((rule, movement(f"rule_betza.{name}", betza)))
+    for rule in rules:
+        if rule.takes_moves and rule not in dict(moves):
+            raise CatalogueError(f"{where}: rule_betza: missing the moves for rule {rule.value!r}")
+    return tuple(moves)
+
+
+def _check_codes(pieces: Iterable[PieceDef]) -> None:
+    owners: dict[str, PieceDef] = {}
+    for piece in pieces:
+        other = owners.setdefault(piece.code, piece)
+        if other is not piece:
+            raise CatalogueError(
+                f"{piece.origin}: piece {piece.id!r}: code: {piece.code!r} is already used by "
+                f"{other.id!r} ({other.origin}); codes must be unique"
+            )
+
+
+def _check_promotion_targets(catalogue: Catalogue) -> None:
+    for piece in catalogue:
+        for target in piece.promotes_to:
+            if target not in catalogue:
+                raise CatalogueError(f"{piece.origin}: piece {piece.id!r}: promotes_to: unknown piece {target!r}")

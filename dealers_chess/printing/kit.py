@@ -1,0 +1,349 @@
+"""`dealer kit`: everything printable for the starter kit in one folder, as a plain list of steps.
+
+To add an output (3D pieces as STL, a rules booklet, ...), append a KitStep to KIT_STEPS: a label,
+how many progress units it takes and a function that writes its files and returns their paths.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from dealers_chess.cards.back import BackStyle, card_back
+from dealers_chess.cards.face import blank_face
+from dealers_chess.cards.legend import legend_card
+from dealers_chess.cards.theme import NEUTRAL, group_look
+from dealers_chess.pieces.catalogue import Catalogue
+from dealers_chess.printing.cards.deck import CardKind
+from dealers_chess.printing.cards.jobs import (
+    BLEED_PT,
+    DeckRequest,
+    Format,
+    PictureMode,
+    card_drawing,
+    deck_cards,
+    deck_pages,
+    picture_source,
+    print_backs,
+    print_calibration,
+    print_cards,
+    write_drawing,
+)
+from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
+from dealers_chess.printing.cards.sheets import Duplex
+from dealers_chess.printing.files import out_path, write_atomic
+from dealers_chess.printing.parallel import each_on_every_core
+from dealers_chess.printing.pictures import prerender, renderer_available
+
+STARTER = DeckRequest(sets=("starter",))
+POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
+BACK_FILES = (
+    (BackLayout.SHEET, BackStyle.FULL), (BackLayout.SHEET, BackStyle.LIGHT), (BackLayout.PAGES, BackStyle.FULL),
+    (BackLayout.INTERLEAVED, BackStyle.FULL),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class KitContext:
+    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode."""
+
+    catalogue: Catalogue
+    out_dir: Path
+    advance: Callable[[int], None]
+    pictures: PictureMode = PictureMode.RENDER
+
+
+@dataclass(frozen=True, slots=True)
+class KitStep:
+    """One output of the kit."""
+
+    label: str
+    units: Callable[[KitContext], int]
+    run: Callable[[KitContext], list[Path]]
+
+
+def _pictures_units(ctx: KitContext) -> int:
+    if ctx.pictures is PictureMode.SILHOUETTE or not renderer_available():
+        return 0
+    return len(ctx.catalogue.select(sets=["starter"]))
+
+
+def _pictures(ctx: KitContext) -> list[Path]:
+    """Render each starter piece once (cached, on every core), so the card steps only read the cache."""
+    if _pictures_units(ctx) == 0:
+        return []
+    prerender(list(ctx.catalogue.select(sets=["starter"])), ctx.out_dir, ctx.advance)
+    return []
+
+
+def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
+    return replace(request, pictures=ctx.pictures)
+
+
+def _fronts(ctx: KitContext) -> list[Path]:
+    return [print_cards(ctx.catalogue, _with(STARTER, ctx), ctx.out_dir, ctx.advance)[0]]
+
+
+def _backs(ctx: KitContext) -> list[Path]:
+    written = []
+    for layout, style in BACK_FILES:
+        options = BackOptions(Duplex.LONG, layout, style=style)
+        written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), options, ctx.out_dir, ctx.advance)[0])
+    return written
+
+
+def _calibration(ctx: KitContext) -> list[Path]:
+    path = print_calibration("letter-2x4-perforated", Duplex.LONG, (0.0, 0.0), ctx.out_dir)
+    ctx.advance(1)
+    return [path]
+
+
+def _pod(ctx: KitContext) -> list[Path]:
+    folder = "cards/print-on-demand"
+    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
+    backs = print_backs(ctx.catalogue, POD, BackOptions(Duplex.LONG, BackLayout.SHEET), ctx.out_dir, ctx.advance, folder)[0]
+    return [fronts, backs]
+
+
+def _pod_pngs(ctx: KitContext) -> list[Path]:
+    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask; the
+    cards are drawn on every core."""
+    folder = out_path(ctx.out_dir, "cards/print-on-demand/png")
+    ids = [piece.id for piece in ctx.catalogue.select(sets=["starter"])]
+    draw = partial(_pod_card_png, catalogue=ctx.catalogue, pictures=ctx.pictures, out_dir=ctx.out_dir, folder=folder)
+    written = each_on_every_core(draw, ids, ctx.advance)
+    written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
+    for group in _starter_groups(ctx)[:-1]:
+        written.append(write_drawing(blank_face(group), Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
+    for group in _starter_groups(ctx):
+        back = card_back(group, BLEED_PT)
+        written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
+    ctx.advance(1)
+    return written
+
+
+def _pod_card_png(piece_id: str, catalogue: Catalogue, pictures: PictureMode, out_dir: Path, folder: Path) -> Path:
+    """One card face as a print-on-demand PNG (in a worker process: it reads the pictures from the cache)."""
+    source = picture_source(catalogue, pictures, out_dir)
+    drawing = card_drawing(catalogue, piece_id, source)
+    return write_drawing(drawing, Format.PNG, out_path(folder, f"{piece_id}.png"), 300, BLEED_PT, source)
+
+
+def _starter_groups(ctx: KitContext) -> list[str]:
+    return [*dict.fromkeys(p.group.value for p in ctx.catalogue.select(sets=["starter"])), NEUTRAL]
+
+
+def _previews(ctx: KitContext) -> list[Path]:
+    folder = out_path(ctx.out_dir, "cards/preview")
+    source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
+    legend = write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 150)
+    knight = write_drawing(card_drawing(ctx.catalogue, "knight", source), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
+    ctx.advance(2)
+    return [legend, knight]
+
+
+def _pieces3d(ctx: KitContext) -> list[Path]:
+    """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
+    from dealers_chess.pieces.model3d.model import ModelOptions
+    from dealers_chess.printing.solids.piece_files import pieces_folder, write_piece_stls
+    from dealers_chess.printing.solids.plates import plates_folder, write_plates
+
+    chosen = ctx.catalogue.select(sets=["starter"])
+    options = ModelOptions()
+    stls = write_piece_stls(chosen, pieces_folder(ctx.out_dir, options), options, lambda _: ctx.advance(1))
+    plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options,
+                          progress=lambda plate: ctx.advance(len(plate.placements)))
+    return stls + plates
+
+
+KIT_STEPS: list[KitStep] = [
+    KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
+    KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
+    KitStep("card backs (per kind of sheet, light, per front page, and fronts and backs in one file)", lambda ctx: sum(
+        deck_pages(ctx.catalogue, STARTER, layout) for layout, _ in BACK_FILES
+    ), _backs),
+    KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
+    KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
+        deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
+    ), _pod),
+    KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
+    KitStep("previews (PNG)", lambda ctx: 2, _previews),
+    KitStep("3D pieces: STL per piece and print plates (50 mm squares)",
+            lambda ctx: 2 * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
+]
+
+HOW_TO_PRINT = """\
+How to print the Dealer's Chess starter kit
+===========================================
+
+Cards (cards/)
+  starter-cards.pdf      the fronts, printed one-sided: {pages} sheets for US Letter perforated
+                         cardstock, 2 x 4 cards of 4.25 x 2.75 in:
+{contents}
+  starter-backs.pdf      the backs, one page per kind of front sheet, printed one-sided onto the
+                         back of the printed fronts:
+{back_pages}
+  starter-backs-light.pdf
+                         the same backs in outline on white: less than a tenth of the ink.
+  starter-backs-per-page.pdf
+                         the same backs, one page per front page, in order: for printers that take
+                         the whole stack of fronts back in and print the backs in one run.
+  starter-cards-duplex.pdf
+                         fronts and backs alternating, for a printer that prints both sides itself:
+                         print the whole file double-sided, flipping on the long edge.
+  calibration.pdf        print it double-sided first: it measures your printer's front/back offset
+                         on these portrait sheets (steps on the sheet).
+
+Always print at 100 % ("Actual size"); "Fit to page" shrinks the sheet and the cards miss the
+perforations. The backs are placed for flipping on the long edge.
+
+Feeding the fronts back by hand: rehearse with calibration.pdf. Print its first page, put the
+sheet back in the tray the way you mean to put the fronts back, print its second page: if the
+scales of the two sides lie on each other, feed the fronts the same way. If the back comes out
+upside down, turn the stack round (or print the backs with --duplex short).
+
+Backs shifted? Read the offset off calibration.pdf and print the backs again with it:
+    dealer backs --profile letter-2x4-perforated --duplex long --back-offset X,Y
+An offset belongs to the profile it was measured on: portrait and landscape sheets swap the axes.
+For plain cardstock cut by hand (landscape sheets with gutters and crop marks) measure again:
+    dealer cards --profile letter-cut          (or a4-cut)
+    dealer calibrate --profile letter-cut      writes cards/calibration-letter-cut.pdf
+    dealer backs --profile letter-cut --back-offset X,Y
+
+White strips on the backs: the backs are printed to the very edge of every card, but most home
+printers cannot print the outer 3-8 mm of a sheet, so on perforated sheets the cards' outer edges
+come out with a white strip. To avoid it, turn on borderless printing if your printer has it; or
+print starter-backs-light.pdf, whose white ground hides the strip; or print on plain cardstock
+with --profile letter-cut or a4-cut, where the backs run into the gutters, which are cut off.
+
+{write_ins}
+
+Print-on-demand (cards/print-on-demand/)
+  one card per page with 1/8 in bleed, TrimBox and BleedBox set, a write-in card and a back per
+  group; png/ holds every card, write-in card and back as a 300 dpi PNG with bleed (1350 x 900 px).
+  One card with bleed: dealer diagram ID --card --bleed --format png (--format pdf sets TrimBox and
+  BleedBox too)
+
+3D pieces (pieces-50mm/, plates-50mm/)
+  one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates
+  (plates.txt says what is where). Print each plate in white and in black, no supports. Other sizes:
+    dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
+  Shorter print jobs (a failed print costs less): dealer plate --set starter --max-per-plate 6
+  Pieces in one filament, on the fewest plates (pieces of every height together):
+    dealer plate --army chess --one-colour
+
+  Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
+  filament change colours every diagram on it and the head standing on it (crown, battlements,
+  mitre, horse head) and nothing else. Change
+  filament before the layer plates.txt names for the plate (the shapes put top faces at many heights):
+{swaps}
+  Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
+
+  Weight: every piece has a pocket under the base for a flat steel washer (ISO 7089; glue it in
+  and cover the base with felt); dealer pieces --no-weight-pocket leaves the pocket out. Estimated
+  weights in {material} ({density:g} g/cm3), printed with {perimeters} perimeters of {width:g} mm, {infill:g} % infill,
+  {top} top and {bottom} bottom layers of {layer_mm:g} mm (within 10 % of PrusaSlicer's own estimate at
+  these settings), plus the washer's nominal steel mass:
+{weights}
+
+Files written by this run:
+"""
+
+
+def how_to_print(catalogue: Catalogue) -> str:
+    """The note's text, with the sheets, back pages and write-in cards of the starter deck and its pieces' weights."""
+    cards, profile = deck_cards(catalogue, STARTER)
+    faces = Counter(card.group for card in cards if card.kind is CardKind.FACE)
+    blanks = Counter(card.group for card in cards if card.kind is CardKind.BLANK)
+    contents = ", ".join(f"{count} {group_look(group).plural.lower()}" for group, count in faces.items())
+    contents += ", two legend cards and write-in cards to fill the sheets."
+    contents = textwrap.fill(contents, 100, initial_indent=" " * 25, subsequent_indent=" " * 25)
+    return HOW_TO_PRINT.format(
+        pages=len(cards) // profile.per_page, contents=contents, back_pages=_back_pages(cards, profile),
+        write_ins=textwrap.fill(
+            "Write-in cards: blank cards for pieces of your own, each with its own group's back so it does not "
+            f"stand out face down: {', '.join(f'{n} {group_look(g).label.lower()}' for g, n in blanks.items())}. "
+            "For more, give the same --blanks N to dealer cards and dealer backs.", 100),
+        **_pieces_figures(catalogue),
+    )
+
+
+def _pieces_figures(catalogue: Catalogue) -> dict[str, str]:
+    """The 3D section's figures: each group's colour swap and weights, measured on the starter pieces as built."""
+    from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+    from dealers_chess.printing.solids.colour_swap import piece_colour_swap
+    from dealers_chess.printing.solids.fdm import load_fdm_settings
+    from dealers_chess.printing.solids.weight import piece_weight
+
+    settings = load_fdm_settings()
+    by_group: dict[str, list] = {}
+    for piece in catalogue.select(sets=["starter"]):
+        model = build_piece(piece, ModelOptions())
+        by_group.setdefault(piece.group.value, []).append((piece, piece_colour_swap(model), piece_weight(model)))
+    swaps, weights = [], []
+    for group, rows in by_group.items():
+        name = group_look(group).plural.lower()
+        layers = sorted({(swap.layer, swap.z_mm, swap.top_face_mm) for _, swap, _ in rows})
+        (low, low_z, low_top), (high, high_z, high_top) = layers[0], layers[-1]
+        swaps.append(
+            f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)" if len(layers) == 1
+            else f"    {name + ':':9} {len(layers)} heights, top faces {low_top:.1f}-{high_top:.1f} mm: "
+                 f"layers {low}-{high} (z {low_z:.1f}-{high_z:.1f} mm)")
+        weights.append(f"    {name + ':':9} {_group_weights([weight for _, _, weight in rows])}")
+        each = ", ".join(f"{piece.id}\u00a0{weight.printed_g:.1f}" for piece, _, weight in rows)  # no break inside
+        each = textwrap.fill(each, 100, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)
+        weights.append(each.replace("\u00a0", " "))
+    return {
+        "swaps": "\n".join(swaps), "weights": "\n".join(weights), "layer_mm": settings.layer_mm,
+        "material": settings.material, "density": settings.density_g_cm3, "perimeters": settings.perimeters,
+        "width": settings.perimeter_width_mm, "infill": settings.infill_percent, "top": settings.top_layers,
+        "bottom": settings.bottom_layers,
+    }
+
+
+def _span(values: list[float], unit: str = " g") -> str:
+    low, high = min(values), max(values)
+    return f"{low:.1f}{unit}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}-{high:.1f}{unit}"
+
+
+def _group_weights(weights: list) -> str:
+    """'17.5-17.8 g printed + an M10 washer (3.6 g) = 21.0-21.3 g' for a group's pieces."""
+    printed = f"{_span([w.printed_g for w in weights])} printed"
+    washers = sorted({w.washer.size for w in weights if w.washer}, key=lambda size: float(size[1:]))
+    if not washers:
+        return printed + " (no washer)"
+    washer_g = _span([w.washer_g for w in weights if w.washer])
+    return f"{printed} + {'/'.join(washers)} washer ({washer_g}) = {_span([w.total_g for w in weights])}"
+
+
+def _back_pages(cards: list, profile) -> str:
+    """'page 1 behind front sheet 1 (royals)' and so on, one line per back page."""
+    lines = []
+    for page, (groups, fronts) in enumerate(sheet_backs(cards, profile), 1):
+        first, last = fronts[0] + 1, fronts[-1] + 1
+        sheets = f"front sheet {first}" if first == last else f"front sheets {first}-{last}"
+        kinds = list(dict.fromkeys(groups))
+        what = group_look(kinds[0]).plural.lower() if len(kinds) == 1 else "legend and write-in cards"
+        times = "once" if len(fronts) == 1 else f"{len(fronts)} times"
+        lines.append(f"{' ' * 27}page {page} behind {sheets} ({what}), {times}")
+    return "\n".join(lines)
+
+
+def kit_units(ctx: KitContext) -> int:
+    """Total progress units of the whole kit."""
+    return sum(step.units(ctx) for step in KIT_STEPS)
+
+
+def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
+    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step."""
+    done = [(step.label, step.run(ctx)) for step in KIT_STEPS]
+    listing = "".join(
+        f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
+    )
+    note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue) + listing)
+    return done + [("how to print", [note])]

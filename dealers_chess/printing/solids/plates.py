@@ -1,0 +1,278 @@
+"""Print plates: pieces laid out on a printer bed, one STL per plate, plus a list of what is where.
+
+Pieces whose top faces share a colour-swap layer go on plates of their own, so one filament change
+colours the diagrams of every piece on a plate and nothing else; within such a group pieces are
+packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate. Each plate
+STL is validated like a piece STL, expecting one body per piece on it.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from dealers_chess.engine.dealing.deal_file import read_deal_file
+from dealers_chess.engine.game import load_game
+from dealers_chess.pieces.catalogue import Catalogue, PieceDef
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.files import out_path, write_atomic
+from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from dealers_chess.printing.solids.fdm import load_fdm_settings
+from dealers_chess.printing.solids.mesh_check import triangles_of
+from dealers_chess.printing.solids.stl import write_stl
+from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
+
+DEFAULT_BED_MM = (220.0, 220.0)
+DEFAULT_SPACING_MM = 6.0
+MAX_SPACING_MM = 100.0
+MAX_BED_MM = 2000.0
+MAX_PER_PLATE = 200
+MAX_COPIES = 50  # a chess set needs 8 of a piece at most; 1,000 copies of one piece took 7 s and 40 plates
+EDGE_MM = 5.0  # kept clear along the bed's edges
+BOTH_COLOURS = "Print every plate once in each colour (white and black)."
+SIDES = ("white", "black")
+
+
+class PlateError(DealerError):
+    """A bed or spacing that cannot hold the pieces asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One piece on a plate: its centre on the bed in mm."""
+
+    piece_id: str
+    code: str
+    x_mm: float
+    y_mm: float
+    diameter_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A numbered plate and the pieces on it."""
+
+    number: int
+    placements: tuple[Placement, ...]
+    swap: ColourSwap | None = None  # the filament change every piece on the plate shares
+
+    @property
+    def file_name(self) -> str:
+        """The plate's STL file name."""
+        return f"plate-{self.number:02d}.stl"
+
+
+def parse_bed(text: str) -> tuple[float, float]:
+    """A bed size such as '220x220' (mm) as (width, depth)."""
+    match = re.fullmatch(r"\s*([0-9]{1,5}(?:\.[0-9]{1,3})?)\s*[xX]\s*([0-9]{1,5}(?:\.[0-9]{1,3})?)\s*", text)
+    if not match or not all(40 <= float(side) <= MAX_BED_MM for side in (match[1], match[2])):
+        raise PlateError(
+            f"bed size {text[:40]!r} is not allowed; write WIDTHxDEPTH in mm, each 40 to {MAX_BED_MM:g}, e.g. 220x220"
+        )
+    return float(match[1]), float(match[2])
+
+
+def check_spacing(spacing_mm: float) -> float:
+    """The gap between bases, if it is one a plate can have (1 to 100 mm)."""
+    if not 1.0 <= spacing_mm <= MAX_SPACING_MM:  # also refuses nan
+        raise PlateError(f"spacing {spacing_mm:g} mm is not allowed; use 1 to {MAX_SPACING_MM:g} mm between bases")
+    return spacing_mm
+
+
+def check_max_per_plate(max_per_plate: int | None) -> int | None:
+    """The most pieces a plate may hold, if it is a count a plate can have (None: as many as fit)."""
+    if max_per_plate is not None and not 1 <= max_per_plate <= MAX_PER_PLATE:
+        raise PlateError(f"max per plate {max_per_plate} is not allowed; use 1 to {MAX_PER_PLATE} pieces")
+    return max_per_plate
+
+
+def plan_plates(
+    items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+) -> list[Plate]:
+    """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
+    width, depth = bed_mm
+    check_spacing(spacing_mm)
+    limit = check_max_per_plate(max_per_plate) or len(items)
+    plates: list[list[Placement]] = [[]]
+    x = y = row = EDGE_MM
+    row_height = 0.0
+    for piece_id, code, diameter in sorted(items, key=lambda item: -item[2]):
+        if diameter + 2 * EDGE_MM > min(width, depth):
+            raise PlateError(f"piece {piece_id!r} ({diameter:.1f} mm across) does not fit a {width:g}x{depth:g} mm bed")
+        if x + diameter > width - EDGE_MM + 1e-9:  # next row
+            x, y = EDGE_MM, row + row_height + spacing_mm
+            row, row_height = y, 0.0
+        if y + diameter > depth - EDGE_MM + 1e-9 or len(plates[-1]) >= limit:  # next plate
+            plates.append([])
+            x = y = row = EDGE_MM
+            row_height = 0.0
+        plates[-1].append(Placement(piece_id, code, x + diameter / 2, y + diameter / 2, diameter))
+        x += diameter + spacing_mm
+        row_height = max(row_height, diameter)
+    return [Plate(i, tuple(p)) for i, p in enumerate(plates, start=1) if p]
+
+
+def plan_by_swap(
+    items: Sequence[tuple[str, str, float]], swaps: dict[str, ColourSwap], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+) -> list[Plate]:
+    """Plates of pieces that share a colour-swap layer (the highest first), numbered from 1."""
+    groups: dict[int, list[tuple[str, str, float]]] = {}
+    for item in items:
+        groups.setdefault(swaps[item[0]].key, []).append(item)
+    plates: list[Plate] = []
+    for key in sorted(groups, reverse=True):
+        swap = swaps[groups[key][0][0]]
+        for plate in plan_plates(groups[key], bed_mm, spacing_mm, max_per_plate):
+            plates.append(Plate(len(plates) + 1, plate.placements, swap))
+    return plates
+
+
+def write_plates(
+    pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
+    progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
+    one_colour: bool = False,
+) -> list[Path]:
+    """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last).
+
+    A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces whose top
+    faces share a colour-swap layer, unless `one_colour` (pieces printed in one filament): then pieces
+    of every height share plates, the fewest plates that fit.
+    """
+    if not 1 <= copies <= MAX_COPIES:
+        raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
+    models = {piece.id: build_piece(piece, options) for piece in pieces}
+    swaps = {piece_id: piece_colour_swap(model) for piece_id, model in models.items()}
+    items = [
+        (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
+    ]
+    if one_colour:
+        plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
+    else:
+        plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
+    paths = []
+    for plate in plates:
+        triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
+        path = out_path(out_dir, plate.file_name)
+        write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
+        paths.append(path)
+        if progress is not None:
+            progress(plate)
+    weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
+    paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
+    return paths
+
+
+def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.ndarray:
+    vertices, faces = mesh
+    return triangles_of(vertices + np.array([placement.x_mm, placement.y_mm, 0.0]), faces)
+
+
+def plate_listing(
+    plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
+    colour_note: str = BOTH_COLOURS, weights: dict[str, PieceWeight] | None = None,
+    swaps: dict[str, ColourSwap] | None = None,
+) -> str:
+    """The text list of what is on each plate and where (bed origin at the front left corner)."""
+    layer_mm = next((p.swap.layer_mm for p in plates if p.swap), None)
+    lines = [
+        f"{len(plates)} plate(s) for {options.square_mm:g} mm squares on a {bed_mm[0]:g} x {bed_mm[1]:g} mm bed, "
+        f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
+        colour_note + " The forward notch points to +y (the back of the bed).",
+    ]
+    if plates and layer_mm is None:
+        lines.append("Pieces of every height share these plates (--one-colour): print each plate in one filament.")
+    if layer_mm:
+        lines += textwrap.wrap(
+            "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
+            f"change filament before the layer named (layers of {layer_mm:g} mm, the first layer too): the diagram "
+            "and whatever stands above the top face (a crown) print in the second colour.", 110)
+    if weights:
+        fdm = load_fdm_settings()
+        lines += textwrap.wrap(
+            f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} perimeters, "
+            f"{fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom layers of "
+            f"{fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
+    lines.append("")
+    for plate in plates:
+        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces{_swap_text(plate, swaps or {})}")
+        for p in plate.placements:
+            weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
+            lines.append(
+                f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base{weight})")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
+    """', top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)', or nothing without a swap."""
+    if plate.swap is None:
+        return ""
+    tops = [swaps.get(p.piece_id, plate.swap).top_face_mm for p in plate.placements]
+    low, high = f"{min(tops):.1f}", f"{max(tops):.1f}"
+    where = low if low == high else f"{low}-{high}"
+    return f", top faces at {where} mm: change filament before layer {plate.swap.layer} (z {plate.swap.z_mm:.1f} mm)"
+
+
+def _weight_text(weight: PieceWeight) -> str:
+    washer = f" + {weight.washer.size} washer {weight.washer_g:.1f} g" if weight.washer else ""
+    return f"{weight.printed_g:.1f} g{washer}"
+
+
+def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
+    """Where `dealer plate` writes: one folder per square size (and pocket choice: pockets are the default)."""
+    pocket = "" if options.weight_pocket else "-no-pocket"
+    return out_path(out_dir, f"plates-{options.square_mm:g}mm{pocket}")
+
+
+def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
+    """Every physical piece each side needs for a saved deal (`dealer deal --save FILE`).
+
+    A side needs its rows (royal included), extra row, pawns, its hand (kept cards and shared extras)
+    and the doppelgangers of the other side's pieces, all in its own colour.
+    """
+    data = read_deal_file(path)
+    armies = {}
+    for side in SIDES:
+        army = data.side(side)
+        rows = army.back_ranks or (army.back_rank,)
+        ids = [piece_id for row in rows for piece_id in row] + list(army.extra_row)
+        if army.royal not in ids:
+            ids.append(army.royal)
+        ids += [*army.pawns, *army.hand, *army.dopplegangers]
+        armies[side] = [catalogue.get(piece_id) for piece_id in ids]
+    return armies
+
+
+def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
+    """Every piece on the board at the start of a game (its FEN placement), by side."""
+    placement = load_game(game_id).start.split()[0]
+    armies: dict[str, list[PieceDef]] = {side: [] for side in SIDES}
+    for token in re.findall(r"\(([A-Za-z]+)\)|([A-Za-z])", placement):
+        code = token[0] or token[1]
+        side = "white" if code.isupper() else "black"
+        armies[side].append(catalogue.by_code(code.upper()))
+    return armies
+
+
+def write_side_plates(
+    armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
+    progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None, one_colour: bool = False,
+) -> list[Path]:
+    """Plates per side in white/ and black/ folders, each side's pieces in its own colour."""
+    written = []
+    for side, pieces in armies.items():
+        note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
+        written += write_plates(
+            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour)
+    return written

@@ -1,0 +1,57 @@
+"""Binary STL files of 3D pieces, written atomically and validated as written (float32).
+
+A file is only renamed into place after the float32 triangles read back from it form closed,
+consistently wound, positive-volume solids (one body per piece); otherwise StlError, and no file.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+from stl import mesh as stl_mesh
+
+from dealers_chess.pieces.errors import DealerError
+from dealers_chess.pieces.model3d.model import PieceModel
+from dealers_chess.printing.files import write_atomic
+from dealers_chess.printing.solids.mesh_check import MeshCheck, check_triangles, triangles_of
+
+
+class StlError(DealerError):
+    """A mesh that would not make a valid, printable STL file."""
+
+
+def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodies: int = 1) -> MeshCheck:
+    """Write a binary STL atomically; validate the written file first and raise StlError if it is not a valid solid."""
+    path = Path(path)
+    data = np.zeros(len(triangles), dtype=stl_mesh.Mesh.dtype)
+    data["vectors"] = triangles
+    solid = stl_mesh.Mesh(data, remove_empty_areas=False)
+    solid.update_normals()
+    buffer = io.BytesIO()
+    solid.save(path.name, fh=buffer, mode=_binary_mode())
+    checks: list[MeshCheck] = []
+
+    def validate(written_path: Path) -> None:
+        written = stl_mesh.Mesh.from_file(str(written_path), remove_empty_areas=False)
+        check = check_triangles(np.asarray(written.vectors, dtype=np.float32))
+        problems = check.problems(expected_bodies)
+        if problems:
+            raise StlError(f"{path}: {name}: not a valid solid after writing: {'; '.join(problems)}")
+        checks.append(check)
+
+    write_atomic(path, buffer.getvalue(), check=validate)
+    return checks[0]
+
+
+def _binary_mode():
+    from stl import Mode
+
+    return Mode.BINARY
+
+
+def write_piece_stl(path: str | Path, model: PieceModel) -> MeshCheck:
+    """Write one built piece as a validated STL."""
+    vertices, faces = model.mesh()
+    return write_stl(path, triangles_of(vertices, faces), model.piece_id)
