@@ -12,7 +12,7 @@ from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import msgspec
 
@@ -28,11 +28,13 @@ from dealers_chess.engine.kernel import (
 )
 from dealers_chess.engine.move import PLAIN_TAIL, Move
 from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef, Rule, load_catalogue
-from dealers_chess.pieces.datafile import Id, Notes, Text, one_line, pattern, read_toml
+from dealers_chess.pieces.datafile import ONE_LINE, Id, Notes, Text, described, read_toml
 from dealers_chess.pieces.movement import Mode, Movement
 from dealers_chess.pieces.movement import Path as MovePath
 
-BoardSize = pattern(r"\A[0-9]{1,3}[xX][0-9]{1,3}\Z", "FILESxRANKS, e.g. 8x8 or 12x12")
+BoardSize: TypeAlias = Annotated[
+    str, msgspec.Meta(pattern=described(r"\A[0-9]{1,3}[xX][0-9]{1,3}\Z", "FILESxRANKS, e.g. 8x8 or 12x12"))
+]
 
 
 class Castling(Enum):
@@ -130,9 +132,9 @@ class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The declared shape of a game file (assets/games/*.toml or a user's)."""
 
     id: Id
-    name: one_line(100, min_length=1)
+    name: Annotated[str, msgspec.Meta(pattern=ONE_LINE, min_length=1, max_length=100)]
     board: BoardSize
-    start: one_line(4000, min_length=1)
+    start: Annotated[str, msgspec.Meta(pattern=ONE_LINE, min_length=1, max_length=4000)]
     castling: Castling = Castling.ORTHODOX
     castling_partners: Annotated[tuple[Id, ...], msgspec.Meta(min_length=1, max_length=32)] = ("rook",)
     promotion: Promotion = Promotion.LIST

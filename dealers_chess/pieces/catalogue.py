@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import msgspec
 
 from dealers_chess.pieces.betza import MAX_LENGTH
-from dealers_chess.pieces.datafile import Id, Text, convert, one_line, pattern, read_toml
+from dealers_chess.pieces.datafile import ONE_LINE, Id, Text, convert, described, read_toml
 from dealers_chess.pieces.errors import BetzaError, CatalogueError, UnknownPieceError
 from dealers_chess.pieces.movement import Movement, parse_movement
 
@@ -66,8 +66,13 @@ class ShapeFeature(Enum):
     CROSS = "cross"  # a cross (inside a royal's crown)
 
 
-Code = pattern(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters", 3)
-RankKey = pattern(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ...")
+MAX_NAME_CHARACTERS = 60  # a card's name band
+Code: TypeAlias = Annotated[str, msgspec.Meta(pattern=described(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters"), max_length=3)]
+RankKey: TypeAlias = Annotated[
+    str, msgspec.Meta(pattern=described(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ..."))
+]
+PieceName: TypeAlias = Annotated[str, msgspec.Meta(pattern=ONE_LINE, min_length=1, max_length=MAX_NAME_CHARACTERS)]
+RulesText: TypeAlias = Annotated[str, msgspec.Meta(pattern=ONE_LINE, min_length=1, max_length=2000)]
 Betza = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
 Names = Annotated[list[Id], msgspec.Meta(max_length=100)]
 MAX_PIECES_PER_FILE = 500  # the built-in catalogue has 87
@@ -77,11 +82,11 @@ class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The declared shape of one [[piece]] table (semantic checks follow in `_read_piece`)."""
 
     id: Id
-    name: one_line(60, min_length=1)
+    name: PieceName
     group: Group
     code: Code
     betza: Betza
-    text: one_line(2000, min_length=1)
+    text: RulesText
     sets: Names = []
     games: Names = []
     rules: Annotated[list[Rule], msgspec.Meta(max_length=len(Rule))] = []

@@ -13,7 +13,7 @@ import re
 import stat
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeAlias, TypeVar
 
 import msgspec
 
@@ -25,23 +25,21 @@ T = TypeVar("T")
 _PATTERN_WORDS: dict[str, str] = {}  # a pattern's regex -> the words an error uses for it
 
 
-def pattern(regex: str, words: str, max_length: int | None = None, min_length: int = 0) -> Any:
-    """A string type that must match regex (errors say `words`) and have min_length to max_length characters."""
+def described(regex: str, words: str) -> str:
+    """The regex of a string field, with the words an error message uses for it instead of the regex."""
     _PATTERN_WORDS[regex] = words
-    return Annotated[str, msgspec.Meta(pattern=regex, min_length=min_length, max_length=max_length)]
+    return regex
 
 
 CONTROL = "\x00-\x1f\x7f-\x9f"  # C0, DEL and C1: bells, escapes (terminal colours), invalid in XML
+ONE_LINE = described(rf"\A[^{CONTROL}]*\Z", "one line of text without control characters")
+ID = described(r"\A[a-z0-9]+(-[a-z0-9]+)*\Z", "lowercase letters, digits and single hyphens")
+NOTES = described(r"\A[^\x00-\x08\x0b-\x1f\x7f-\x9f]*\Z", "text without control characters")
 
-
-def one_line(max_length: int, min_length: int = 0) -> Any:
-    """A string type: one line of text without control characters."""
-    return pattern(rf"\A[^{CONTROL}]*\Z", "one line of text without control characters", max_length, min_length)
-
-
-Id = pattern(r"\A[a-z0-9]+(-[a-z0-9]+)*\Z", "lowercase letters, digits and single hyphens", 64)
-Text = one_line(2000)
-Notes = pattern(r"\A[^\x00-\x08\x0b-\x1f\x7f-\x9f]*\Z", "text without control characters", 20_000)
+# String types of the files we read: msgspec checks the Meta, a type checker sees str.
+Id: TypeAlias = Annotated[str, msgspec.Meta(pattern=ID, max_length=64)]
+Text: TypeAlias = Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=2000)]
+Notes: TypeAlias = Annotated[str, msgspec.Meta(pattern=NOTES, max_length=20_000)]
 
 
 def shown(path: str | Path) -> str:

@@ -13,7 +13,7 @@ from typing import Annotated, TypeVar
 
 import msgspec
 
-from dealers_chess.pieces.datafile import convert, one_line
+from dealers_chess.pieces.datafile import ONE_LINE, convert
 from dealers_chess.pieces.errors import DealerError
 
 Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
@@ -27,7 +27,7 @@ class RequestError(DealerError):
 class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
     """A move in any form the referee reads, or the key of an answer to its question."""
 
-    move: one_line(2000)
+    move: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=2000)]
     version: Version
 
 

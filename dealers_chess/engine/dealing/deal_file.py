@@ -10,7 +10,7 @@ import msgspec
 
 from dealers_chess.engine.dealing.arrangement import Row, placement
 from dealers_chess.engine.dealing.deal import Army, Deal, DealError, ExtraRow, hand_value
-from dealers_chess.pieces.datafile import Id, Text, one_line, read_json
+from dealers_chess.pieces.datafile import ONE_LINE, Id, Text, read_json
 
 DEAL_VERSION = 1  # the deal file format written here; a file without `version` is version 1
 Cards = Annotated[tuple[Id, ...], msgspec.Meta(max_length=1000)]
@@ -124,11 +124,11 @@ class DealFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The declared shape of a deal file (`dealer deal --save FILE`, read by every `--deal FILE`)."""
 
     seed: int
-    board: one_line(10)
-    game: one_line(500)
+    board: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=10)]
+    game: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=500)]
     white: DealSide
     black: DealSide
-    fen: one_line(10_000)
+    fen: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=10_000)]
     version: int = 1
     procedure: Text = ""
     extra_row: Text = ""

@@ -13,7 +13,7 @@ from typing import Annotated
 import msgspec
 
 from dealers_chess.pieces.catalogue import Catalogue, Group
-from dealers_chess.pieces.datafile import Id, one_line, read_toml
+from dealers_chess.pieces.datafile import ONE_LINE, Id, read_toml
 from dealers_chess.pieces.errors import DealerError
 
 DECK_KEYS = {"royals": Group.ROYAL, "pieces": Group.PIECE, "pawns": Group.PAWN, "spears": Group.SPEAR}
@@ -57,7 +57,7 @@ class DeckFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pieces: Cards = ()
     pawns: Cards = ()
     spears: Cards = ()
-    name: one_line(100) | None = None
+    name: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=100)] | None = None
 
 
 def load_deck(path: str | Path, catalogue: Catalogue) -> Deck:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import msgspec
 
-from dealers_chess.pieces.datafile import one_line, read_toml
+from dealers_chess.pieces.datafile import ONE_LINE, read_toml
 from dealers_chess.pieces.errors import DealerError
 
 Mm = Annotated[float, msgspec.Meta(gt=0, le=100)]
 Density = Annotated[float, msgspec.Meta(gt=0, le=30)]
-Name = one_line(40, 1)
+Name: TypeAlias = Annotated[str, msgspec.Meta(pattern=ONE_LINE, min_length=1, max_length=40)]
 
 
 class FdmError(DealerError):
