@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dealers_chess.cli.common import WholeNumber, catalogue_option, echo_json
+from dealers_chess.cli.common import WholeNumber, catalogue_files_given, catalogue_option, echo_json
 from dealers_chess.engine.dealing.arrangement import Choice, arrange, load_choices, parse_rows
 from dealers_chess.engine.dealing.deal import (
     DealError,
@@ -20,6 +20,7 @@ from dealers_chess.engine.dealing.deal import (
 )
 from dealers_chess.engine.dealing.deal_file import DealtGame, deal_json
 from dealers_chess.engine.dealing.deck import load_deck, starter_deck
+from dealers_chess.engine.dealing.recreate import DealOptions, recreate_command
 from dealers_chess.engine.dealing.start import starting_fen
 from dealers_chess.engine.rng import fresh_seed
 from dealers_chess.pieces.catalogue import Catalogue
@@ -65,10 +66,16 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
         if rows or pawns:
             choices[side] = Choice(parse_rows(rows) if rows else None, parse_rows(pawns)[0] if pawns else None)
     if interactive:
-        choices = {side: _ask(the_deal, side, catalogue) for side in ("white", "black")}
+        try:
+            choices = {side: _ask(the_deal, side, catalogue) for side in ("white", "black")}
+        except click.Abort:  # the input ended before every answer was given
+            raise DealError("--interactive asks the players at a terminal, and the input ended; in a script give "
+                            "--white-back/--black-back and --white-pawns/--black-pawns, or --arrange FILE") from None
     game = DealtGame(the_deal, *(arrange(the_deal, side, catalogue, choices.get(side)) for side in ("white", "black")),
                      big_deck=big_deck)
     data = deal_json(game, catalogue, starting_fen(game, catalogue))
+    files = catalogue_files_given(click.get_current_context().params.get("catalogue_files", ()))
+    recreate = recreate_command(DealOptions(seed, board, extra_row, deck_file, big_deck, max_imbalance, files), choices)
     if save:
         click.echo(f"deal saved to {write_atomic(save, json.dumps(data, indent=2) + chr(10))}", err=as_json)
     if sheet:
@@ -76,15 +83,15 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
             write_deal_sheet,  # reportlab: loaded only when a sheet is asked for
         )
 
-        path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"))
+        path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"), recreate)
         click.echo(f"deal sheet written to {path}", err=as_json)
     if as_json:
         echo_json(data)
     else:
-        click.echo(describe(game, data, catalogue))
+        click.echo(describe(game, data, catalogue, recreate))
 
 
-def describe(game: DealtGame, data: dict, catalogue: Catalogue) -> str:
+def describe(game: DealtGame, data: dict, catalogue: Catalogue, recreate: str) -> str:
     """The deal as readable text: a board of codes (Black in lower case) and each side's cards."""
     board = game.deal.procedure.board
     squares = game.squares()
@@ -108,8 +115,7 @@ def describe(game: DealtGame, data: dict, catalogue: Catalogue) -> str:
             lines.append(f"  row {number}: {names(row)}")
         lines.append(f"  pawns: {names(army.pawns)}")
         lines.append(f"  in hand: {names(game.hand(side))}")
-    lines += ["", f"Imbalance {data['imbalance']:.2f}. Re-create: dealer deal --seed {data['seed']} --board "
-                  f"{game.deal.procedure.board_name}", f"FEN: {data['fen']}"]
+    lines += ["", f"Imbalance {data['imbalance']:.2f}. Re-create: {recreate}", f"FEN: {data['fen']}"]
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from reportlab.lib.pagesizes import letter
@@ -30,13 +31,13 @@ def register_fonts() -> None:
         pdfmetrics.registerFont(TTFont(BOLD, "VeraBd.ttf"))
 
 
-def write_deal_sheet(game: DealtGame, catalogue: Catalogue, path: str | Path) -> Path:
-    """Write the deal sheet PDF for a dealt game and return its path."""
+def write_deal_sheet(game: DealtGame, catalogue: Catalogue, path: str | Path, recreate: str) -> Path:
+    """Write the deal sheet PDF for a dealt game, with the command line that deals it again, and return its path."""
     register_fonts()
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=letter, initialFontName=FONT, invariant=1, pdfVersion=(1, 7))
     canvas.setTitle(f"Dealer's Chess deal, seed {game.deal.seed}")
-    top = _header(canvas, game)
+    top = _header(canvas, game, recreate)
     bottom = _board(canvas, game, catalogue, top)
     _armies(canvas, game, catalogue, bottom - 24)
     canvas.showPage()
@@ -44,7 +45,7 @@ def write_deal_sheet(game: DealtGame, catalogue: Catalogue, path: str | Path) ->
     return write_atomic(path, buffer.getvalue())
 
 
-def _header(canvas: Canvas, game: DealtGame) -> float:
+def _header(canvas: Canvas, game: DealtGame, recreate: str) -> float:
     deal = game.deal
     y = PAGE_H_PT - MARGIN_PT - 14
     canvas.setFont(BOLD, 16)
@@ -55,8 +56,21 @@ def _header(canvas: Canvas, game: DealtGame) -> float:
     if game.big_deck:
         details += f"; big deck: {len(deal.draw_stack)} cards in the draw stack"
     canvas.drawString(MARGIN_PT, y - 14, details)
-    canvas.drawString(MARGIN_PT, y - 26, f"Re-create it with: dealer deal --seed {deal.seed} --board {deal.procedure.board_name}")
-    return y - 40
+    lines = _wrapped(f"Re-create it with: {recreate}", PAGE_W_PT - 2 * MARGIN_PT, 9)
+    for number, line in enumerate(lines):
+        canvas.drawString(MARGIN_PT + (12 if number else 0), y - 26 - 11 * number, line)
+    return y - 40 - 11 * (len(lines) - 1)
+
+
+def _wrapped(text: str, width_pt: float, size_pt: float) -> list[str]:
+    """The text broken before its options (' --') into lines that fit width_pt; a command stays copyable."""
+    lines: list[str] = []
+    for part in re.split(r" (?=--)", text):
+        if lines and pdfmetrics.stringWidth(f"{lines[-1]} {part}", FONT, size_pt) <= width_pt - 12:
+            lines[-1] = f"{lines[-1]} {part}"
+        else:
+            lines.append(part)
+    return lines
 
 
 def _board(canvas: Canvas, game: DealtGame, catalogue: Catalogue, top: float) -> float:

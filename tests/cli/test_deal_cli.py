@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import tomllib
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -201,3 +204,85 @@ def test_a_spear_row_from_a_deck_with_spears(tmp_path, board, spears_each):
         assert set(data[side]["extra_row"]) <= {"test-lance", "test-pike"}
         assert Counter(data[side]["extra_row"]) == Counter(data[side]["dealt"]["spears"])
     assert "(TLA)" in data["fen"] or "(TPI)" in data["fen"]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _recreated(args: list[str], input: str | None = None) -> tuple[str, str]:
+    """The FEN of a deal and the FEN its printed Re-create line deals."""
+    first = run(*args, input=input)
+    assert first.exit_code == 0, first.output
+    line = next(line for line in first.output.splitlines() if "Re-create: " in line).split("Re-create: ", 1)[1]
+    words = shlex.split(line)
+    assert words[0] == "dealer"
+    again = run(*words[1:])
+    assert again.exit_code == 0, again.output
+    fen = [line for line in first.output.splitlines() if line.startswith("FEN: ")]
+    return fen[0], next(line for line in again.output.splitlines() if line.startswith("FEN: "))
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "--seed", "42", "--max-imbalance", "2"],
+    ["deal", "--seed", "42", "--board", "10x10", "--extra-row", "pieces"],
+    ["deal", "--seed", "42", "--big-deck"],
+    ["deal", "--seed", "42", "--board", "12x12", "--max-imbalance", "0.75", "--big-deck"],
+    ["deal", "--seed", "42", "--white-back", "queen,minister,gnu,nightrider,mastodon,chancellor,archbishop"],
+    ["deal", "--seed", "7", "--board", "simplified", "--white-pawns", "japanese-pawn",
+     "--white-back", "archbishop,cheetah,queen,gnu"],
+    ["--catalogue", str(EXAMPLES / "my-pieces.toml"), "deal", "--seed", "42", "--deck", str(EXAMPLES / "my-deck.toml")],
+])
+def test_the_re_create_line_deals_the_same_game_again(args):
+    original, again = _recreated(args)
+    assert original == again
+
+
+def test_the_re_create_line_keeps_placements_chosen_in_a_file_or_at_the_terminal(tmp_path):
+    dealt = deal_json("--seed", "8")["black"]["dealt"]["pawns"]
+    path = tmp_path / "arrange.toml"
+    path.write_text("[black]\npawns = " + json.dumps(list(reversed(dealt))) + "\n")
+    original, again = _recreated(["deal", "--seed", "8", "--arrange", str(path)])
+    assert original == again
+    white = deal_json("--seed", "4")["white"]["dealt"]["pieces"]
+    answers = ",".join(reversed(white[:7])) + "\n\n\n\n"
+    original, again = _recreated(["deal", "--seed", "4", "--interactive"], input="\n\n\n\n")  # Enter: automatic
+    assert original == again
+    result = run("deal", "--seed", "4", "--interactive", input=answers)
+    line = next(line for line in result.output.splitlines() if "Re-create: " in line)
+    assert "--white-back " + ",".join(reversed(white[:7])) in line
+
+
+def test_interactive_without_a_terminal_says_it_needs_one():
+    result = run("deal", "--seed", "4", "--interactive", input="")
+    assert result.exit_code == 1
+    assert "error: --interactive asks the players at a terminal, and the input ended" in result.output
+
+
+def test_the_deal_sheet_carries_the_whole_re_create_line(tmp_path):
+    import pdfplumber
+
+    args = ["--seed", "42", "--board", "12x12", "--max-imbalance", "0.75", "--big-deck", "--extra-row", "spears"]
+    result = run("deal", *args, "--deck", str(EXAMPLES / "my-deck.toml"), "--sheet", "--out", str(tmp_path))
+    assert result.exit_code == 1  # the example deck has no spear cards: the sheet is never written
+    assert not list(tmp_path.glob("*.pdf"))
+    result = run("deal", *args[:-2], "--sheet", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "Re-create: " in line).split("Re-create: ", 1)[1]
+    with pdfplumber.open(tmp_path / "deal-42.pdf") as pdf:
+        page = pdf.pages[0]
+        text = " ".join(page.extract_text().split())
+        assert all(word["x1"] <= page.width - 36 for word in page.extract_words())  # inside the margins
+    assert "Re-create it with: " + line in text
+
+
+def test_examples_deal_and_a_deck_too_small_names_every_shortfall(tmp_path):
+    result = run("--catalogue", str(EXAMPLES / "my-pieces.toml"), "deal", "--seed", "1",
+                 "--deck", str(EXAMPLES / "my-deck.toml"), "--json")
+    assert result.exit_code == 0, result.output
+    cards = set(json.loads(result.output)["white"]["dealt"]["pieces"]) | set(json.loads(result.output)["black"]["dealt"]["pieces"])
+    assert cards <= set(tomllib.loads((EXAMPLES / "my-deck.toml").read_text())["pieces"])
+    small = tmp_path / "small.toml"
+    small.write_text('royals = ["king", "chef"]\npieces = ["queen"]\npawns = ["standard-pawn"]\n')
+    result = run("deal", "--deck", str(small))
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "3 different royal cards, has 2" in result.output and "16 piece cards, has 1" in result.output

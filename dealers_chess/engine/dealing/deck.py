@@ -85,6 +85,6 @@ def check_deck(deck: Deck, pieces_needed: int, pawns_needed: int, spears_needed:
         (len(deck.pawns) >= pawns_needed, f"needs {pawns_needed} pawn cards for this board, has {len(deck.pawns)}"),
         (len(deck.spears) >= spears_needed, f"needs {spears_needed} spear cards for a spear row, has {len(deck.spears)}"),
     ]
-    for ok, problem in checks:
-        if not ok:
-            raise DeckError(f"deck {deck.name!r} {problem}")
+    problems = [problem for ok, problem in checks if not ok]
+    if problems:  # every shortfall at once, so one edit of the deck file can mend them all
+        raise DeckError(f"deck {deck.name!r} {'; '.join(problems)}")
