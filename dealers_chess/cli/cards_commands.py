@@ -93,7 +93,7 @@ def cards_command(sets, games, groups, piece_ids, profile, legend, blanks, out_d
             prerender_deck(catalogue, request, Path(out_dir), bar.update)
     with click.progressbar(length=pages, label="card fronts", file=sys.stderr) as bar:
         path, pages = print_cards(catalogue, request, Path(out_dir), bar.update)
-    click.echo(f"wrote {path} ({pages} pages)")
+    click.echo(f"wrote {path} ({pages} page{'' if pages == 1 else 's'})")
 
 
 @click.command("backs")
@@ -125,7 +125,7 @@ def backs_command(sets, games, groups, piece_ids, profile, legend, blanks, out_d
     with click.progressbar(length=pages, label="card backs",
                            file=sys.stderr) as bar:
         path, pages = print_backs(catalogue, request, options, Path(out_dir), bar.update)
-    click.echo(f"wrote {path} ({pages} pages)")
+    click.echo(f"wrote {path} ({pages} page{'' if pages == 1 else 's'})")
 
 
 @click.command("calibrate")

@@ -33,7 +33,7 @@ def catalogue_command(sets, games, groups, board, as_json, catalogue: Catalogue)
     click.echo(f"{'id':20} {'name':17} {'group':6} {'code':4} {'value':>5}  betza")
     for row in rows:
         click.echo(f"{row['id']:20} {row['name']:17} {row['group']:6} {row['code']:4} {row['value']:5.2f}  {row['betza']}")
-    click.echo(f"{len(rows)} pieces")
+    click.echo(f"{len(rows)} piece{'' if len(rows) == 1 else 's'}")
 
 
 @click.command("piece")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from dealers_chess.cli.common import catalogue_option
-from dealers_chess.pieces.catalogue import Catalogue, PieceDef
+from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.model import DEFAULT_SQUARE_MM, ModelOptions
 from dealers_chess.printing.files import check_target, file_stem, out_path, prepare_out_dir
@@ -29,27 +29,19 @@ from dealers_chess.printing.solids.plates import (
 )
 
 
-def select_pieces(catalogue: Catalogue, sets, games, piece_ids) -> list[PieceDef]:
-    """Pieces of the sets and games given plus the ids given; every piece when nothing is given."""
-    chosen: dict[str, PieceDef] = {}
-    if sets or games or not piece_ids:
-        chosen.update((p.id, p) for p in catalogue.select(sets, games))
-    for piece_id in piece_ids:
-        piece = catalogue.get(piece_id)
-        chosen[piece.id] = piece
-    if not chosen:
-        raise DealerError(
-            f"no piece is in set(s) {', '.join(sets) or '-'} and game(s) {', '.join(games) or '-'}; "
-            "`dealer catalogue` lists the sets and games"
-        )
-    return list(chosen.values())
+def select_pieces(catalogue: Catalogue, sets, games, groups, piece_ids) -> list[PieceDef]:
+    """The pieces to print (Catalogue.choose: the same selection as `dealer cards`); every piece when nothing is given."""
+    return catalogue.choose(sets, games, groups, piece_ids, default_sets=None)
 
 
 def _selection_options(command):
     for option in reversed((
         click.option("--set", "sets", multiple=True, help="Pieces of this set (e.g. starter); repeatable."),
         click.option("--game", "games", multiple=True, help="Pieces of this game (e.g. chess); repeatable."),
-        click.option("--piece", "piece_ids", multiple=True, help="This piece id; repeatable."),
+        click.option("--group", "groups", multiple=True, type=click.Choice([group.value for group in Group]),
+                     help="Pieces of this group; repeatable."),
+        click.option("--piece", "piece_ids", multiple=True,
+                     help="Add this piece id to what --set, --game and --group select; repeatable."),
         click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True,
                      help="Board square size the pieces are for (40 and 50 are common)."),
         click.option("--weight-pocket/--no-weight-pocket", default=True, show_default=True,
@@ -66,16 +58,17 @@ def _selection_options(command):
 @click.option("--format", "file_format", type=click.Choice([f.value for f in PieceFormat]), default=PieceFormat.STL.value,
               show_default=True, help="stl: one solid per file; 3mf: body, relief and code as separate parts, "
               "for a second colour on a printer with a filament changer; 3mf-prusa: the same parts as one "
-              "PrusaSlicer object, relief and code on extruder 2.")
+              "PrusaSlicer object, relief and code on extruder 2 (ID.prusa.3mf).")
 @catalogue_option
-def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, file_format, catalogue: Catalogue) -> None:
+def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, file_format, catalogue: Catalogue) -> None:
     """Write one STL (or 3MF) per piece (named by id), validated watertight, for printing without supports."""
-    chosen = select_pieces(catalogue, sets, games, piece_ids)
+    chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
     options, file_format = ModelOptions(square_mm, weight_pocket), PieceFormat(file_format)
     folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
         paths = write_piece_files(chosen, folder, options, file_format, progress=lambda _: bar.update(1))
-    click.echo(f"{len(paths)} {file_format.suffix.upper()} files in {folder}")
+    kind = "STL" if file_format is PieceFormat.STL else "3MF"
+    click.echo(f"{len(paths)} {kind} files in {folder}")
 
 
 @click.command("plate")
@@ -93,7 +86,7 @@ def pieces_command(sets, games, piece_ids, square_mm, weight_pocket, out_dir, fi
               help="Pieces printed in one filament: pieces of every height share plates (fewest plates, no filament change).")
 @catalogue_option
 def plate_command(
-    sets, games, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
+    sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
     max_per_plate, one_colour, catalogue: Catalogue,
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate.
@@ -105,7 +98,7 @@ def plate_command(
     folder = plates_folder(prepare_out_dir(out_dir), options)
     bed_mm, spacing_mm = parse_bed(bed), check_spacing(spacing_mm)
     if deal_file or army_game:
-        if sets or games or piece_ids or copies != 1 or (deal_file and army_game):
+        if sets or games or groups or piece_ids or copies != 1 or (deal_file and army_game):
             raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
         armies = deal_armies(deal_file, catalogue) if deal_file else army_pieces(army_game, catalogue)
         name = file_stem(Path(deal_file).stem, "deal") if deal_file else "army-" + file_stem(Path(army_game).stem, "game")
@@ -117,7 +110,7 @@ def plate_command(
                                       max_per_plate=max_per_plate, one_colour=one_colour)
         click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {target}")
         return
-    chosen = select_pieces(catalogue, sets, games, piece_ids)
+    chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
         paths = write_plates(
             chosen, folder, options, bed_mm, spacing_mm, copies,

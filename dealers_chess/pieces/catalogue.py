@@ -17,7 +17,7 @@ import msgspec
 
 from dealers_chess.pieces.betza import MAX_LENGTH
 from dealers_chess.pieces.datafile import ONE_LINE, Id, Text, convert, described, read_toml
-from dealers_chess.pieces.errors import BetzaError, CatalogueError, UnknownPieceError
+from dealers_chess.pieces.errors import BetzaError, CatalogueError, SelectionError, UnknownPieceError
 from dealers_chess.pieces.movement import Movement, parse_movement
 
 
@@ -185,6 +185,36 @@ class Catalogue:
             and (not games or games & set(p.games))
             and (not groups or p.group.value in groups)
         ]
+
+    def choose(
+        self, sets: Iterable[str] = (), games: Iterable[str] = (), groups: Iterable[str] = (),
+        piece_ids: Iterable[str] = (), default_sets: Iterable[str] | None = None,
+    ) -> list[PieceDef]:
+        """What --set, --game, --group and --piece select, the same in every command.
+
+        Each filter takes any of its values, and the filters given all apply; every --piece is added
+        to what they select, and --piece alone selects just those pieces. Without --set or --game the
+        filters look in `default_sets` (None: the whole catalogue).
+        """
+        sets, games, groups, piece_ids = list(sets), list(games), list(groups), list(dict.fromkeys(piece_ids))
+        _check_names("set", sets, {s for p in self for s in p.sets})
+        _check_names("game", games, {g for p in self for g in p.games})
+        _check_names("group", groups, {group.value for group in Group})
+        if piece_ids and not (sets or games or groups):
+            chosen = []
+        else:
+            chosen = self.select(sets or ([] if games else list(default_sets or ())), games, groups)
+        chosen += [piece for piece in map(self.get, piece_ids) if piece not in chosen]
+        if not chosen:
+            raise SelectionError("no piece is in all of the sets, games and groups given; "
+                                 "`dealer catalogue` lists each piece's sets, games and group")
+        return chosen
+
+
+def _check_names(kind: str, given: list[str], known: set[str]) -> None:
+    for name in given:
+        if name not in known:
+            raise SelectionError(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
 
 
 def builtin_files() -> list[Path]:

@@ -15,3 +15,7 @@ class CatalogueError(DealerError):
 
 class UnknownPieceError(CatalogueError):
     """A piece id that is not in the catalogue."""
+
+
+class SelectionError(CatalogueError):
+    """A set, game, group or piece that selects nothing."""

@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from dealers_chess.pieces.datafile import shown
@@ -105,6 +105,22 @@ def check_target(path: Path) -> Path:
     if not stat.S_ISREG(mode):
         raise OutputError(f"{shown(path)}: is a device, pipe or socket; not replaced")
     return path
+
+
+def remove_unlisted(folder: Path, written: Iterable[Path], patterns: Iterable[str]) -> list[Path]:
+    """Delete the files matching `patterns` in folder that this run did not write; return them.
+
+    A folder with a listing (plates.txt, HOW-TO-PRINT.txt) then holds just what the listing names,
+    so "print every plate in the folder" prints the right set. Links and folders are left alone.
+    """
+    kept = {Path(path).resolve() for path in written}
+    removed = []
+    for pattern in patterns:
+        for path in sorted(folder.glob(pattern)):
+            if path.is_file() and not path.is_symlink() and path.resolve() not in kept:
+                path.unlink(missing_ok=True)
+                removed.append(path)
+    return removed
 
 
 def remove_stale_temporaries(folder: Path) -> None:

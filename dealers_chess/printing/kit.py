@@ -35,7 +35,7 @@ from dealers_chess.printing.cards.jobs import (
 )
 from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from dealers_chess.printing.cards.sheets import Duplex
-from dealers_chess.printing.files import out_path, write_atomic
+from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.pictures import prerender, renderer_available
 
@@ -154,7 +154,9 @@ def _pieces3d(ctx: KitContext) -> list[Path]:
 
     chosen = ctx.catalogue.select(sets=["starter"])
     options = ModelOptions()
-    stls = write_piece_stls(chosen, pieces_folder(ctx.out_dir, options), options, lambda _: ctx.advance(1))
+    folder = pieces_folder(ctx.out_dir, options)
+    stls = write_piece_stls(chosen, folder, options, lambda _: ctx.advance(1))
+    remove_unlisted(folder, stls, ["*.stl", "*.3mf"])  # HOW-TO-PRINT lists the folder: it holds the kit's pieces alone
     plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options,
                           progress=lambda plate: ctx.advance(len(plate.placements)))
     return stls + plates

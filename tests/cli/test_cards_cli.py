@@ -35,7 +35,7 @@ def test_cards_by_group_and_piece(tmp_path) -> None:
     assert result.exit_code == 0 and "starter-pawn-cards.pdf (4 pages)" in result.output
     result = run("cards", "--piece", "knight", "--piece", "rook", "--profile", "a4-cut", "--out", str(tmp_path),
                  "--pictures", "silhouette")
-    assert result.exit_code == 0 and "custom-a4-cut-cards.pdf (1 pages)" in result.output
+    assert result.exit_code == 0 and "custom-a4-cut-cards.pdf (1 page)" in result.output
 
 
 @pytest.mark.parametrize("args, message", [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,46 @@ def test_cli_errors_are_one_line_with_status_1(tmp_path):
     result = CliRunner().invoke(cli, ["catalogue", "--catalogue", str(bad)])
     assert result.exit_code == 1 and "group" in result.output
     assert CliRunner().invoke(cli, ["piece"]).exit_code == 2
+
+
+def _ids(**filters) -> set[str]:
+    return {p.id for p in CATALOGUE.select(**filters)}
+
+
+CHESS = {"king", "queen", "rook", "bishop", "knight", "standard-pawn"}
+
+
+@pytest.mark.parametrize("args, with_starter_default, with_no_default", [
+    ({}, _ids(sets=["starter"]), _ids()),  # nothing given: the command's default
+    ({"piece_ids": ["cannon", "knight"]}, {"cannon", "knight"}, {"cannon", "knight"}),  # --piece alone: just those
+    ({"games": ["chess"]}, CHESS, CHESS),  # a game looks beyond the default set
+    ({"sets": ["starter"], "games": ["chess"], "piece_ids": ["cannon"]}, CHESS | {"cannon"}, CHESS | {"cannon"}),
+    ({"groups": ["royal"], "piece_ids": ["queen"]},  # a group alone looks in the default set; --piece adds
+     _ids(sets=["starter"], groups=["royal"]) | {"queen"}, _ids(groups=["royal"]) | {"queen"}),
+    ({"games": ["chess", "wad-chess"], "groups": ["pawn"]},  # any of a filter's values, every filter
+     _ids(games=["chess", "wad-chess"], groups=["pawn"]), _ids(games=["chess", "wad-chess"], groups=["pawn"])),
+])
+def test_one_meaning_of_the_selection_options(args, with_starter_default, with_no_default):
+    assert {p.id for p in CATALOGUE.choose(**args, default_sets=("starter",))} == with_starter_default
+    assert {p.id for p in CATALOGUE.choose(**args)} == with_no_default
+
+
+def test_dealer_cards_pieces_and_plate_select_the_same_pieces(tmp_path):
+    import pdfplumber
+
+    selection = ["--set", "starter", "--game", "chess", "--piece", "cannon", "--out", str(tmp_path)]
+    runner = CliRunner()
+    assert runner.invoke(cli, ["pieces", *selection]).exit_code == 0
+    stls = {path.stem for path in (tmp_path / "pieces-50mm").glob("*.stl")}
+    assert runner.invoke(cli, ["plate", *selection]).exit_code == 0
+    listing = (tmp_path / "plates-50mm" / "plates.txt").read_text()
+    plated = {line.split()[0] for line in listing.splitlines() if line.startswith("  ")}
+    result = runner.invoke(cli, ["cards", *selection, "--pictures", "silhouette"])
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(next((tmp_path / "cards").glob("*-cards.pdf"))) as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages)
+    carded = set(re.findall(r"· code ([A-Z]+)\b", text))  # not the write-in cards: "· code XBetza"
+    assert stls == plated == CHESS | {"cannon"}
+    assert carded == {CATALOGUE.get(piece_id).code for piece_id in stls}
+    unknown = runner.invoke(cli, ["pieces", "--set", "nosuch", "--out", str(tmp_path)])
+    assert unknown.exit_code == 1 and "unknown set 'nosuch'; known: " in unknown.output

@@ -24,7 +24,7 @@ from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer
 
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
-PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces, top faces at ([\d.]+) mm: change filament before layer (\d+) "
+PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces?, top faces at ([\d.]+) mm: change filament before layer (\d+) "
                         r"\(z ([\d.]+) mm\)$")
 
 
@@ -76,6 +76,18 @@ def test_one_colour_plates_hold_pieces_of_every_height_together(tmp_path):
     assert len(_bodies(tmp_path / "plates-50mm" / "army-chess" / "white" / "plate-01.stl")) == 16
 
 
+def test_a_plate_folder_holds_just_the_plates_its_listing_names(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(cli, ["plate", "--army", "chess", "--out", str(tmp_path)]).exit_code == 0
+    white = tmp_path / "plates-50mm" / "army-chess" / "white"
+    assert len(list(white.glob("plate-*.stl"))) > 1
+    (white / "notes.txt").write_text("mine")  # a file of the user's is not ours to delete
+    assert runner.invoke(cli, ["plate", "--army", "chess", "--one-colour", "--out", str(tmp_path)]).exit_code == 0
+    listed = set(re.findall(r"^(plate-\d\d\.stl):", (white / "plates.txt").read_text(), re.M))
+    assert {p.name for p in white.glob("plate-*.stl")} == listed == {"plate-01.stl"}
+    assert (white / "notes.txt").read_text() == "mine"
+
+
 def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     assert (colour_swap(62.5, 0.2).layer, colour_swap(62.5, 0.2).z_mm) == (314, 62.8)  # mid-layer: the next one
     assert (colour_swap(85.0, 0.2).layer, colour_swap(85.0, 0.2).z_mm) == (426, 85.2)
@@ -90,7 +102,7 @@ def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives
     assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["d"]]
     listing = plate_listing(plates, ModelOptions(50.0), (220.0, 220.0), 6.0, swaps=swaps)
     assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change filament before layer 313 (z 62.6 mm)" in listing
-    assert "plate-01.stl: 1 pieces, top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)" in listing
+    assert "plate-01.stl: 1 piece, top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)" in listing
 
 
 def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(tmp_path):
@@ -98,7 +110,7 @@ def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(t
                                       "--no-weight-pocket", "--one-colour", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "plates-40mm-no-pocket"
-    plates = dict(re.findall(r"^(plate-\d\d\.stl): (\d+) pieces$", (folder / "plates.txt").read_text(), re.M))
+    plates = dict(re.findall(r"^(plate-\d\d\.stl): (\d+) pieces?$", (folder / "plates.txt").read_text(), re.M))
     assert [int(count) for count in plates.values()] == [4, 4, 4, 4, 2]  # 18 pieces of every height, four a plate
     for name, count in plates.items():
         count = int(count)

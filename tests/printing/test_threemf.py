@@ -155,8 +155,11 @@ def test_the_prusaslicer_3mf_holds_the_same_parts_as_named_triangle_ranges_of_on
 def test_dealer_pieces_writes_the_prusaslicer_layout_on_request(tmp_path):
     result = CliRunner().invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf-prusa", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    path = tmp_path / "pieces-50mm" / "wazir.3mf"
+    path = tmp_path / "pieces-50mm" / "wazir.prusa.3mf"
     assert "1 3MF files in" in result.output and set(prusa_part_ranges(path)) == PART_NAMES
+    standard = CliRunner().invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf", "--out", str(tmp_path)])
+    assert standard.exit_code == 0 and path.exists()  # the standard layout does not replace PrusaSlicer's
+    assert {p.name for p in path.parent.iterdir()} == {"wazir.prusa.3mf", "wazir.3mf"}
 
 
 @pytest.mark.skipif(shutil.which("prusa-slicer") is None, reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")

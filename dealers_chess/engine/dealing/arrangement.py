@@ -124,7 +124,10 @@ def _checked_rows(deal: Deal, side: str, rows: Sequence[Sequence[str]]) -> tuple
         raise DealError(f"{side}: the arrangement has {len(rows)} rows; this set-up needs {expected_rows}")
     for number, row in enumerate(rows, start=1):
         if len(row) != procedure.files:
-            raise DealError(f"{side}: row {number} has {len(row)} cards; it needs {procedure.files} (one per file)")
+            without_royal = f", or {procedure.files - 1} without the royal's square" if number == 1 else ""
+            card_s = "card" if len(row) == 1 else "cards"
+            raise DealError(f"{side}: row {number} has {len(row)} {card_s}; it needs {procedure.files} "
+                            f"(one per file{without_royal})")
     if rows[0][royal] != hand.royal:
         raise DealError(f"{side}: the royal {hand.royal!r} stands on file {'abcdefghijklmnop'[royal]} of the first row")
     piece_rows = rows[: len(rows) - spear_rows]

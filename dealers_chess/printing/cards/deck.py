@@ -18,10 +18,6 @@ GROUP_ORDER = tuple(group.value for group in Group)
 LEGENDS_PER_DECK = 2  # one per player
 
 
-class SelectionError(DealerError):
-    """A set, game, group or piece that selects nothing."""
-
-
 class CardKind(Enum):
     """What a card slot holds."""
 
@@ -55,24 +51,9 @@ def select_pieces(
     catalogue: Catalogue, sets: Iterable[str] = (), games: Iterable[str] = (),
     groups: Iterable[str] = (), piece_ids: Iterable[str] = (),
 ) -> list[PieceDef]:
-    """The pieces a deck prints; with nothing given, the starter kit."""
-    sets, games, groups, piece_ids = list(sets), list(games), list(groups), list(piece_ids)
-    _check_names("set", sets, {s for p in catalogue for s in p.sets})
-    _check_names("game", games, {g for p in catalogue for g in p.games})
-    _check_names("group", groups, set(GROUP_ORDER))
-    if piece_ids:
-        chosen = [catalogue.get(pid) for pid in dict.fromkeys(piece_ids)]
-    else:
-        chosen = catalogue.select(sets or (() if games else ("starter",)), games, groups)
-    if not chosen:
-        raise SelectionError("no piece matches that selection; `dealer catalogue` lists sets, games and groups")
+    """The pieces a deck prints (Catalogue.choose), by group; with nothing given, the starter kit."""
+    chosen = catalogue.choose(sets, games, groups, piece_ids, default_sets=("starter",))
     return sorted(chosen, key=lambda p: GROUP_ORDER.index(p.group.value))
-
-
-def _check_names(kind: str, given: list[str], known: set[str]) -> None:
-    for name in given:
-        if name not in known:
-            raise SelectionError(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
 
 
 def build_deck(

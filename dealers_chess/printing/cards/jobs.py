@@ -70,13 +70,19 @@ class DeckRequest:
     blanks: int = 0  # at least this many write-in cards per group
 
     @property
+    def filtered(self) -> bool:
+        """Whether a set, game or group is given (--piece alone prints just those pieces)."""
+        return bool(self.sets or self.games or self.groups)
+
+    @property
     def name(self) -> str:
         """The deck's file stem, e.g. 'starter', 'chess-piece' or 'custom'."""
-        if self.piece_ids:
-            base = self.piece_ids[0] if len(self.piece_ids) == 1 else "custom"
+        added = (self.piece_ids[0] if len(self.piece_ids) == 1 else "custom") if self.piece_ids else ""
+        if self.piece_ids and not self.filtered:
+            parts = [added]
         else:
-            base = "-".join(self.sets or self.games or ("starter",))
-        parts = [base, *self.groups]
+            parts = [*self.sets, *self.games] or ["starter"]
+            parts += [*self.groups, *(["and", added] if added else [])]
         if self.profile != DEFAULT_PROFILE:
             parts.append(file_stem(Path(self.profile).stem, "profile"))
         return "-".join(parts)
@@ -86,7 +92,7 @@ def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], 
     """The deck's cards and its profile."""
     profile = load_profile(request.profile)
     pieces = select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids)
-    legend = request.legend if request.legend is not None else not request.piece_ids
+    legend = request.legend if request.legend is not None else request.filtered or not request.piece_ids
     hint = request.sets[0] if request.sets else ""
     return build_deck(catalogue, pieces, profile.per_page, legend, hint, request.blanks), profile
 

@@ -22,8 +22,8 @@ class PieceFormat(Enum):
 
     @property
     def suffix(self) -> str:
-        """The file name extension."""
-        return "stl" if self is PieceFormat.STL else "3mf"
+        """The end of the file name: the two 3MF layouts differ, so one never replaces the other."""
+        return {PieceFormat.STL: "stl", PieceFormat.THREEMF: "3mf", PieceFormat.PRUSA_3MF: "prusa.3mf"}[self]
 
 
 def write_piece_files(

@@ -21,7 +21,7 @@ from dealers_chess.engine.game import load_game
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
-from dealers_chess.printing.files import out_path, write_atomic
+from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import triangles_of
@@ -169,6 +169,7 @@ def write_plates(
     weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
     listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
+    remove_unlisted(Path(out_dir), paths, ["plate-*.stl"])  # an earlier run's plates would be printed too
     return paths
 
 
@@ -204,7 +205,8 @@ def plate_listing(
             f"{fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
     lines.append("")
     for plate in plates:
-        lines.append(f"{plate.file_name}: {len(plate.placements)} pieces{_swap_text(plate, swaps or {})}")
+        count = len(plate.placements)
+        lines.append(f"{plate.file_name}: {count} piece{'' if count == 1 else 's'}{_swap_text(plate, swaps or {})}")
         for p in plate.placements:
             weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
             lines.append(
