@@ -252,8 +252,9 @@ class _Writer:
         on_board = [p.name for p in self.pieces if p.id not in letters]
         in_hand = [self.catalogue.get(i).name for i in ids if i not in letters and i not in {p.id for p in self.pieces}]
         if on_board:
-            self.unplayable.append(f"{len(self.pieces)} piece types on the board, more than FSF's 26 letters; "
-                                   f"left without one: {', '.join(on_board)}")
+            self.unplayable.append(f"{len(self.pieces)} piece types on the board, more than FSF's 26 letters "
+                                   f"(left without one: {', '.join(on_board)}); a deal made with "
+                                   "`dealer deal --board simplified` fits")
         if in_hand:
             self.simplified.append(f"promotion to {', '.join(in_hand)} left out: no letter left (FSF has 26)")
         return letters
