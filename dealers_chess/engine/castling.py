@@ -78,7 +78,9 @@ def _free(pos: Position, sq: int) -> bool:
     return mobility(pos, sq) is Mobility.FREE
 
 
-def _castle_plans(board: Board, castling: Castling, royal: int, partner: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+def _castle_plans(
+    board: Board, castling: Castling, royal: int, partner: int,
+) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """Per castling with this partner: (royal lands, partner lands, squares that must be empty).
 
     Positions keep what this returns in `castle_plans`, so it runs once per royal and partner.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TypeVar
 
 from dealers_chess.engine.attacks import attacks, in_check
@@ -111,7 +112,8 @@ def _royal_id(pos: Position, side: int) -> str:
 def _can_mate(pos: Position, side: int, extra_sq: int | None, checkmated: Checkmated) -> bool:
     """Whether `side` could ever checkmate the other side with the material on the board (one royal each,
     at most one more piece, searched on every square that piece can reach)."""
-    extra, squares, extra_mates = "", frozenset(), True
+    extra, extra_mates = "", True
+    squares: frozenset[int] = frozenset()
     if extra_sq is not None:
         extra, extra_mates = pos.types.id_of(pos.piece[extra_sq]), pos.occ[extra_sq] == side
     if not extra_mates and _royal_never_checks(pos, side):
@@ -119,7 +121,9 @@ def _can_mate(pos: Position, side: int, extra_sq: int | None, checkmated: Checkm
     if extra_sq is not None:
         squares = _memo(pos, ("reach", pos.board, extra, pos.occ[extra_sq], extra_sq),
                         lambda: reachable_squares(pos, extra_sq))
-    question = MateQuestion(pos.board, side, _royal_id(pos, side), _royal_id(pos, 1 - side), extra, extra_mates, squares)
+    question = MateQuestion(
+        pos.board, side, _royal_id(pos, side), _royal_id(pos, 1 - side), extra, extra_mates, squares
+    )
     return _memo(pos, ("mate", question), lambda: mate_exists(question, pos, checkmated))
 
 
@@ -231,7 +235,7 @@ def royals_never_check(pos: Position) -> bool:
         return False
     kinds = {(side, pos.types.id_of(pos.piece[sq])) for side in (0, 1) for sq in pos.royals[side]}
     return all(
-        _memo(pos, ("mutual", pos.board, side, royal, enemy), lambda: _attack_is_mutual(pos, side, royal, enemy))
+        _memo(pos, ("mutual", pos.board, side, royal, enemy), partial(_attack_is_mutual, pos, side, royal, enemy))
         for side, royal in kinds for other, enemy in kinds if other != side
     )
 
@@ -275,7 +279,7 @@ def colour_bound_draw(pos: Position) -> bool:
     free_colour = not colours.pop()
     return all(
         _memo(pos, ("escape", board, side, _royal_id(pos, side), _royal_id(pos, 1 - side), free_colour),
-              lambda: _always_escapes(pos, side, free_colour))
+              partial(_always_escapes, pos, side, free_colour))
         for side in (0, 1)
     )
 

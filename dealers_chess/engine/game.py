@@ -41,7 +41,7 @@ class Castling(Enum):
     """Where the royal and its partner land when castling."""
 
     NONE = "none"
-    ORTHODOX = "orthodox"  # king side: royal next to the corner, partner inside it; queen side: royal on c, partner on d
+    ORTHODOX = "orthodox"  # king side: royal beside the corner, partner inside it; queen side: royal on c, partner on d
     ADJACENT = "adjacent"  # royal lands next to the partner's square, the partner jumps over it (Consuls, Spinal Tap)
     FREE = "free"  # royal to any empty unattacked square between it and the partner, partner to the royal's square
 
@@ -159,7 +159,9 @@ def read_game_file(path: Path) -> GameDef:
     except BoardError as error:
         raise GameError(f"{path}: board: {error}") from None
     if data.pawn_rank > board.ranks:
-        raise GameError(f"{path}: pawn_rank: {data.pawn_rank} is not allowed; the {board.label} board has ranks 1 to {board.ranks}")
+        raise GameError(
+            f"{path}: pawn_rank: {data.pawn_rank} is not allowed; the {board.label} board has ranks 1 to {board.ranks}"
+        )
     return GameDef(
         id=data.id, name=data.name, board=board, start=data.start, castling=data.castling,
         castling_partners=data.castling_partners, promotion=data.promotion,
@@ -223,7 +225,8 @@ class TypeTable:
         self.immobilizers = False  # whether a type in the table freezes its neighbours (a Hyena)
         self.dazzlers = False  # whether a type in the table dazzles what it jumps (the Dazzler)
 
-    def __getitem__(self, index: int) -> PieceType:
+    def __getitem__(self, index: int) -> PieceType | _Deferred:
+        """The type at index as placed: a _Deferred stands in for its PieceType until its moves are needed."""
         return self.types[index]
 
     def index(self, piece_id: str) -> int:
@@ -241,10 +244,7 @@ class TypeTable:
     def compiled(self, index: int) -> PieceType:
         """The type at index, compiled now if it was still deferred."""
         kind = self.types[index]
-        if isinstance(kind, _Deferred):
-            kind.fast  # reading a compiled field puts the compiled type in the table
-            kind = self.types[index]
-        return kind
+        return kind.compile() if isinstance(kind, _Deferred) else kind
 
     def by_code(self, code: str) -> int | None:
         """The index of a notation code, or None if no catalogue piece has it."""
@@ -315,7 +315,7 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
     )
 
 
-def square_walks(kind: PieceType, side: int, sq: int) -> tuple:
+def square_walks(kind: PieceType | _Deferred, side: int, sq: int) -> tuple:
     """A walkable piece's rays from one square as (flags, squares that must be empty first,
     ((destination, Move), ...)), built on first use and kept in `kind.walks`.
 
@@ -327,7 +327,9 @@ def square_walks(kind: PieceType, side: int, sq: int) -> tuple:
         passing = flags // F_PASS
         walk = tuple((to, None if zone[to] else new_move(Move, (sq, to) + PLAIN_TAIL)) for to in squares[passing:])
         rays.append((flags, squares[:passing], walk))  # flags keep the count of squares that must be empty
-    found = kind.walks[side][sq] = tuple(rays)
+    walks = kind.walks
+    assert walks is not None, "square_walks is called for walkable types only"
+    found = walks[side][sq] = tuple(rays)
     return found
 
 
@@ -346,8 +348,8 @@ class _Deferred:
     """A piece type placed but not compiled yet: what placing, FEN and the rule scans need (piece, royal,
     zobrist, initial, immobilize, dazzle).
 
-    Reading anything else compiles the type and puts the compiled PieceType in its table, so the move
-    generator, which reads the table afresh, meets compiled types only (and reads their slots at full speed).
+    Reading anything else compiles the type (`compile`) and puts the compiled PieceType in its table, so the
+    move generator, which reads the table afresh, meets compiled types only (and reads their slots at full speed).
     """
 
     __slots__ = ("piece", "royal", "zobrist", "initial", "immobilize", "dazzle", "_table", "_index")
@@ -357,13 +359,16 @@ class _Deferred:
         self.zobrist, self.initial = _zobrist(piece, table.board), _has_initial(piece)
         self.immobilize, self.dazzle = piece.has(Rule.IMMOBILIZE), piece.has(Rule.DAZZLE)
 
-    def __getattr__(self, name: str):
+    def compile(self) -> PieceType:
+        """The compiled type: compiled now and put in the table in this one's place, unless that was done."""
         table = self._table
         compiled = table.types[self._index]
-        if compiled is self:
-            compiled = compile_type(self.piece, table.board, table.game, table.pawn_rank)
-            table.types[self._index] = compiled
-        return getattr(compiled, name)
+        if isinstance(compiled, _Deferred):  # still this one in the table
+            compiled = table.types[self._index] = compile_type(self.piece, table.board, table.game, table.pawn_rank)
+        return compiled
+
+    def __getattr__(self, name: str):
+        return getattr(self.compile(), name)
 
 
 def promotion_ranks(piece: PieceDef, game: GameDef, pawn_rank: int) -> frozenset[int]:
@@ -386,7 +391,8 @@ def _rule_entries(piece: PieceDef, rule: Rule, board: Board):
 
 
 def _promotion_step_entries(piece: PieceDef, board: Board, promo_ranks: frozenset[int]):
-    """The Zabel's double step: per side and square, its rays that land in the promotion zone (None without the rule)."""
+    """The Zabel's double step: per side and square, its rays that land in the promotion zone
+    (None without the rule)."""
     movement = dict(piece.rule_moves).get(Rule.DOUBLE_STEP_TO_PROMOTE)
     if movement is None:
         return None

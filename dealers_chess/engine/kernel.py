@@ -191,7 +191,9 @@ def _place(template: _Template, fields: tuple, board: Board, origin: tuple[int, 
         jump.append((_indices(template.jump[k], fx, fy, files, ranks) or ()) if template.jump[k] else ())
     if not squares:
         return None
-    return _new_ray(Ray, (tuple(squares), via, tuple(lame) if any(lame) else (), tuple(jump) if any(jump) else ()) + fields)
+    return _new_ray(
+        Ray, (tuple(squares), via, tuple(lame) if any(lame) else (), tuple(jump) if any(jump) else ()) + fields
+    )
 
 
 def destinations(
@@ -210,7 +212,8 @@ def destinations(
             continue
         walk = _walk_hop if ray.hop is not Hop.NONE else _walk_plain
         for square, reach in walk(ray, occupancy, side, ep_squares):
-            if RANK[reach] > RANK.get(found.get(square), -1):
+            known = found.get(square)
+            if known is None or RANK[reach] > RANK[known]:
                 found[square] = reach
     return found
 
@@ -283,7 +286,7 @@ def _is_lame_leap(ray: Ray) -> bool:
 
 def fast_entries(rays: Sequence[Ray]) -> tuple[Entry, ...]:
     """One square's rays as fast-path entries (a lame leap becomes a plain walk over its lame squares)."""
-    entries = []
+    entries: list[Entry] = []
     for ray in rays:
         flags = (
             (F_MOVE if ray.move else 0) | (F_CAPTURE if ray.capture else 0)

@@ -7,7 +7,7 @@ IllegalMoveError) naming the input and the reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from dealers_chess.engine.attacks import immobility_reason, in_check
@@ -137,21 +137,30 @@ def _read_placement(pos: Position, text: str, placement: str) -> None:
     board = pos.board
     rows = placement.split("/")
     if len(rows) != board.ranks:
-        raise NotationError(f"FEN {_short(text)}: {len(rows)} ranks in the placement; the {board.label} board has {board.ranks}")
+        raise NotationError(
+            f"FEN {_short(text)}: {len(rows)} ranks in the placement; the {board.label} board has {board.ranks}"
+        )
     for index, row in enumerate(rows):
         rank, file = board.ranks - 1 - index, 0
         for number, letter, code, other in TOKEN.findall(row):
             if other:
-                raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: {other!r} is not a piece letter, (CODE) or a number")
+                raise NotationError(
+                    f"FEN {_short(text)}: rank {rank + 1}: {other!r} is not a piece letter, (CODE) or a number"
+                )
             if number:
                 if len(number) > 2 or not 1 <= int(number) <= board.files:
-                    raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: {_short(number)} empty squares; expected 1 to {board.files}")
+                    raise NotationError(
+                        f"FEN {_short(text)}: rank {rank + 1}: {_short(number)} empty squares; "
+                        f"expected 1 to {board.files}"
+                    )
                 file += int(number)
                 continue
             code = letter or code
             t = pos.types.by_code(code.upper())
             if t is None:
-                raise NotationError(f"FEN {_short(text)}: rank {rank + 1}: no catalogue piece has the code {code.upper()!r}")
+                raise NotationError(
+                    f"FEN {_short(text)}: rank {rank + 1}: no catalogue piece has the code {code.upper()!r}"
+                )
             if file >= board.files:
                 raise NotationError(f"FEN {_short(text)}: rank {rank + 1} has more than {board.files} squares")
             side = 1 if code.islower() else 0
@@ -159,7 +168,9 @@ def _read_placement(pos: Position, text: str, placement: str) -> None:
             pos.set_square(sq, t, side, not _setup_row(pos, sq, side))
             file += 1
         if file != board.files:
-            raise NotationError(f"FEN {_short(text)}: rank {rank + 1} has {file} squares; the board has {board.files} files")
+            raise NotationError(
+                f"FEN {_short(text)}: rank {rank + 1} has {file} squares; the board has {board.files} files"
+            )
 
 
 def _setup_row(pos: Position, sq: int, side: int) -> bool:
@@ -186,12 +197,20 @@ def _read_castling(pos: Position, text: str, field: str) -> frozenset[int]:
             raise NotationError(f"FEN {_short(text)}: castling right {letter!r}; allowed: K Q k q, file letters or -")
         sq = board.square(file, rank)
         if pos.occ[sq] != side:
-            raise NotationError(f"FEN {_short(text)}: castling right {letter!r} but no {SIDE_NAMES[side]} piece on {board.name(sq)}")
+            raise NotationError(
+                f"FEN {_short(text)}: castling right {letter!r} but no {SIDE_NAMES[side]} piece on {board.name(sq)}"
+            )
         if not castling_partner_ok(pos, sq):
             name = pos.types[pos.piece[sq]].piece.name
-            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: the {name} on {board.name(sq)} does not castle in {pos.game.name}")
+            raise NotationError(
+                f"FEN {_short(text)}: castling right {letter!r}: the {name} on {board.name(sq)} does not castle in "
+                f"{pos.game.name}"
+            )
         if pos.royal_for(sq) < 0:
-            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: no {SIDE_NAMES[side]} royal stands inward of {board.name(sq)} on its rank")
+            raise NotationError(
+                f"FEN {_short(text)}: castling right {letter!r}: no {SIDE_NAMES[side]} royal stands inward of "
+                f"{board.name(sq)} on its rank"
+            )
         rights.add(sq)
     return frozenset(rights)
 
@@ -212,9 +231,13 @@ def _read_ep(pos: Position, text: str, field: str) -> tuple[tuple[int, ...], int
     squares = _squares(pos, text, "en-passant field", passed)
     if not squares:
         raise NotationError(f"FEN {_short(text)}: en-passant field {field!r} names no square")
-    victim = _squares(pos, text, "en-passant victim", victim_text)[0] if victim_text else _ep_victim(pos, squares, pos.turn)
+    victim = (_squares(pos, text, "en-passant victim", victim_text)[0] if victim_text
+              else _ep_victim(pos, squares, pos.turn))
     if victim < 0 or pos.occ[victim] != 1 - pos.turn or pos.types[pos.piece[victim]].no_ep_victim:
-        raise NotationError(f"FEN {_short(text)}: en-passant field {_short(field)}: no enemy pawn that can be taken en passant stands where it names")
+        raise NotationError(
+            f"FEN {_short(text)}: en-passant field {_short(field)}: no enemy pawn that can be taken en passant "
+            "stands where it names"
+        )
     origin = _ep_origin(pos, squares, victim)
     if origin < 0:
         raise NotationError(
@@ -238,7 +261,7 @@ def _ep_origin(pos: Position, squares: list[int], victim: int) -> int:
     uy = board.rank_of(path[1]) - board.rank_of(path[0])
     if abs(ux) > 1 or uy != (1 if pos.turn == 1 else -1):
         return -1
-    for a, b in zip(path, path[1:]):
+    for a, b in zip(path, path[1:], strict=False):  # each square with the next
         if (board.file_of(b) - board.file_of(a), board.rank_of(b) - board.rank_of(a)) != (ux, uy):
             return -1
     x, y = board.file_of(path[0]) - ux, board.rank_of(path[0]) - uy
@@ -272,7 +295,9 @@ def _codes(pos: Position, text: str, what: str, value: str) -> list[tuple[str, i
         if t is None:
             raise NotationError(f"FEN {_short(text)}: {what}: {_short(number or other or code)} is not a piece code")
         if pos.types[t].royal:
-            raise NotationError(f"FEN {_short(text)}: {what}: {code!r} is a royal piece; royals are never held in hand or dealt there")
+            raise NotationError(
+                f"FEN {_short(text)}: {what}: {code!r} is a royal piece; royals are never held in hand or dealt there"
+            )
         found.append((pos.types.id_of(t), 1 if code.islower() else 0))
     return found
 
@@ -299,7 +324,9 @@ def _read_extras(pos: Position, text: str, extras: dict[str, str]) -> None:
     pos.must_move = frozenset(_squares(pos, text, "mustmove", extras.get("mustmove", "")))
     used = extras.get("battle", "")
     if used.strip("wb") or len(set(used)) != len(used):
-        raise NotationError(f"FEN {_short(text)}: battle {used!r}; allowed: w, b or wb (sides that made their battle move)")
+        raise NotationError(
+            f"FEN {_short(text)}: battle {used!r}; allowed: w, b or wb (sides that made their battle move)"
+        )
     pos.battle_used = frozenset(0 if c == "w" else 1 for c in used)
 
 
@@ -312,7 +339,10 @@ def format_fen(pos: Position) -> str:
     fields = [
         _placement(pos), "w" if pos.turn == 0 else "b", _castling(pos), _ep(pos), str(pos.halfmove), str(pos.fullmove),
     ]
-    codes = lambda ids, black=False: "".join(piece_letters(pos.catalogue.get(i).code, black) for i in ids)
+
+    def codes(ids: Iterable[str], black: bool = False) -> str:
+        return "".join(piece_letters(pos.catalogue.get(i).code, black) for i in ids)
+
     if pos.hands[0] or pos.hands[1]:
         fields.append("hand=" + codes(pos.hands[0]) + codes(pos.hands[1], True))
     if pos.shared:
@@ -324,9 +354,11 @@ def format_fen(pos: Position) -> str:
         fields.append(f"pawnrank={pos.pawn_rank + 1}")
     moved = [
         sq for sq in range(board.size)
-        if pos.piece[sq] >= 0 and pos.moved[sq] and pos.types[pos.piece[sq]].initial and _setup_row(pos, sq, pos.occ[sq])
+        if pos.piece[sq] >= 0 and pos.moved[sq] and pos.types[pos.piece[sq]].initial
+            and _setup_row(pos, sq, pos.occ[sq])
     ]
-    for key, squares in (("moved", moved), ("dazzled", pos.dazzled), ("shielded", pos.shielded), ("mustmove", pos.must_move)):
+    special = (("moved", moved), ("dazzled", pos.dazzled), ("shielded", pos.shielded), ("mustmove", pos.must_move))
+    for key, squares in special:
         if squares:
             fields.append(key + "=" + "".join(board.name(sq) for sq in sorted(squares)))
     if pos.battle_used:
@@ -370,7 +402,7 @@ def _castling(pos: Position) -> str:
             file = board.file_of(sq)
             letter = "K" if file == board.files - 1 else "Q" if file == 0 else FILE_LETTERS[file].upper()
             letters.append((0 if letter == "K" else 1 if letter == "Q" else 2 + file, letter))
-        text += "".join(l if side == 0 else l.lower() for _, l in sorted(letters))
+        text += "".join(letter if side == 0 else letter.lower() for _, letter in sorted(letters))
     return text or "-"
 
 
@@ -468,8 +500,10 @@ def _choose(pos: Position, raw: str, frm: int, to: int, promotion: str | None, p
         return matching[0]
     if promotion is None and legal:
         codes = ", ".join(sorted(pos.catalogue.get(m.promotion).code for m in legal if m.promotion))
-        raise NotationError(f"move {_quote(raw)}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}")
-    if legal:
+        raise NotationError(
+            f"move {_quote(raw)}: say what it promotes to, e.g. {raw}={codes.split(',')[0]}; allowed: {codes}"
+        )
+    if promotion is not None and legal:  # the promotion named does not pick out one legal move
         name = pos.types[pos.piece[frm]].piece.name
         allowed = ", ".join(sorted({pos.catalogue.get(m.promotion).code for m in legal if m.promotion})) or "none"
         reason = f"the {name} cannot promote to {pos.catalogue.get(promotion).code} here; allowed: {allowed}"
@@ -552,7 +586,8 @@ def _san_body(pos: Position, m: Move, legal: list[Move]) -> str:
         return format_move(pos, m)
     if m.kind == Kind.CASTLE:
         text = "O-O-O" if board.file_of(m.extra) < board.file_of(m.frm) else "O-O"
-        same = [o for o in legal if o.kind == Kind.CASTLE and (board.file_of(o.extra) < board.file_of(o.frm)) == (text == "O-O-O")]
+        same = [o for o in legal
+                if o.kind == Kind.CASTLE and (board.file_of(o.extra) < board.file_of(o.frm)) == (text == "O-O-O")]
         return text + ("@" + board.name(m.to) if len(same) > 1 else "")
     kind = pos.types[pos.piece[m.frm]]
     capture = m.kind == Kind.EN_PASSANT or (m.kind == Kind.NORMAL and pos.occ[m.to] != EMPTY)
@@ -596,7 +631,9 @@ def parse_san(pos: Position, text: str) -> Move:
             return m
     ended = outcome(pos)
     if ended is not None:
-        raise IllegalMoveError(f"move {_quote(text)} is not legal: the game is over: {ended.result.value} ({ended.reason})")
+        raise IllegalMoveError(
+            f"move {_quote(text)} is not legal: the game is over: {ended.result.value} ({ended.reason})"
+        )
     raise NotationError(
         f"move {_quote(text)}: not a coordinate move (e2e4, e7e8=Q) nor the SAN of a legal move here"
     )

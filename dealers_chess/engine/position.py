@@ -319,7 +319,9 @@ class Position:
         self.hands = hands
 
     def _dazzle_after(self, m: Move, dazzler: bool, s: int) -> None:
-        dazzled, shielded, must = set(), set(), set()
+        dazzled: set[int] = set()
+        shielded: set[int] = set()
+        must: set[int] = set()
         if dazzler and m.kind == Kind.NORMAL:
             for sq in squares_between(self.board, m.frm, m.to):
                 side = self.occ[sq]

@@ -252,7 +252,8 @@ def legal_moves(pos: Position) -> list[Move]:
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
     """Whether `side` still has a royal after the move and none of them is attacked."""
     mover = pos.types.types[pos.piece[m.frm]]
-    idle, shield = frozenset(), frozenset()
+    idle: frozenset[int] = frozenset()
+    shield: frozenset[int] = frozenset()
     if mover.dazzle:
         jumped = [sq for sq in squares_between(pos.board, m.frm, m.to) if pos.occ[sq] != EMPTY]
         idle = frozenset(sq for sq in jumped if pos.occ[sq] != side)
@@ -291,7 +292,8 @@ def refusal_reason(pos: Position, frm: int, to: int) -> str:
     undo = pos.apply(tried[0])
     royal_left = bool(pos.royals[pos.turn])
     pos.revert(undo)
-    return f"it would leave {side}'s royal piece attacked" if royal_left else f"it would leave {side} without a royal piece"
+    return (f"it would leave {side}'s royal piece attacked" if royal_left
+            else f"it would leave {side} without a royal piece")
 
 
 # --- the battle move (Spinal Tap) ---------------------------------------------------------
@@ -433,7 +435,8 @@ def _battle_step(pos: Position, step: Move, side: int, refuse) -> Move:
         raise refuse(f"{name}: no pawn or crab of the side to move on {board.name(step.frm)}")
     kind = pos.types[pos.piece[step.frm]]
     forward = 1 if side == 0 else -1
-    if board.rank_of(step.to) - board.rank_of(step.frm) != forward or abs(board.file_of(step.to) - board.file_of(step.frm)) > 1:
+    if (board.rank_of(step.to) - board.rank_of(step.frm) != forward
+            or abs(board.file_of(step.to) - board.file_of(step.frm)) > 1):
         raise refuse(f"{name}: each step goes one square forward")
     stuck = immobility_reason(pos, step.frm)
     if stuck is not None:

@@ -45,10 +45,12 @@ def reach(piece: PieceDef) -> int:
     """How far the piece's longest move goes on an empty board (sliders: unlimited)."""
     longest = 0
     for path in piece.movement.paths:
-        if any(leg.max_steps is None for leg in path.legs):
-            return UNLIMITED_REACH
-        dx = sum(leg.vector[0] * leg.max_steps for leg in path.legs)
-        dy = sum(leg.vector[1] * leg.max_steps for leg in path.legs)
+        dx = dy = 0
+        for leg in path.legs:
+            if leg.max_steps is None:
+                return UNLIMITED_REACH
+            dx += leg.vector[0] * leg.max_steps
+            dy += leg.vector[1] * leg.max_steps
         longest = max(longest, abs(dx), abs(dy))
     return longest
 
@@ -72,7 +74,6 @@ def arrange(deal: Deal, side: str, catalogue: Catalogue, choice: Choice | None =
     if deal.procedure.simplified:
         return _arrange_simplified(deal, side, catalogue, choice)
     hand = deal.hand(side)
-    procedure = deal.procedure
     rows = _checked_rows(deal, side, choice.rows) if choice.rows else _auto_rows(deal, side, catalogue)
     placed = Counter(card for row in rows for card in row) - Counter([hand.royal]) - Counter(hand.spears)
     kept = tuple((Counter(hand.pieces) - placed).elements())
@@ -107,15 +108,16 @@ def _fill_row(cards: Sequence[str], files: int, royal: int | None, royal_card: s
     order = square_order(files, royal if royal is not None else files // 2)
     if royal is None:
         order = [files // 2] + order
-    for square, card in zip([f for f in order if row[f] is None], sorted(cards, key=value, reverse=True)):
+    # every procedure deals a card for each free square; a hand short of cards would leave squares None
+    for square, card in zip([f for f in order if row[f] is None], sorted(cards, key=value, reverse=True), strict=False):
         row[square] = card
-    return tuple(row)  # type: ignore[arg-type]
+    return tuple(row)  # type: ignore[arg-type]  # no None left: the cards filled every free square
 
 
-def _checked_rows(deal: Deal, side: str, rows: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def _checked_rows(deal: Deal, side: str, chosen: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     procedure, hand = deal.procedure, deal.hand(side)
     royal = royal_file(procedure)
-    rows = [list(row) for row in rows]
+    rows = [list(row) for row in chosen]
     if rows and len(rows[0]) == procedure.files - 1:
         rows[0].insert(royal, hand.royal)
     spear_rows = 1 if procedure.extra_row is ExtraRow.SPEARS else 0
@@ -131,7 +133,8 @@ def _checked_rows(deal: Deal, side: str, rows: Sequence[Sequence[str]]) -> tuple
     if rows[0][royal] != hand.royal:
         raise DealError(f"{side}: the royal {hand.royal!r} stands on file {'abcdefghijklmnop'[royal]} of the first row")
     piece_rows = rows[: len(rows) - spear_rows]
-    _check_subset(side, "pieces", Counter(c for r in piece_rows for c in r) - Counter([hand.royal]), Counter(hand.pieces))
+    placed = Counter(c for r in piece_rows for c in r) - Counter([hand.royal])
+    _check_subset(side, "pieces", placed, Counter(hand.pieces))
     if spear_rows:
         _check_subset(side, "spears", Counter(rows[-1]), Counter(hand.spears))
     return tuple(tuple(row) for row in rows)
@@ -142,7 +145,8 @@ def _check_subset(side: str, what: str, placed: Counter, dealt: Counter) -> None
     if extra:
         card = next(iter(extra))
         raise DealError(
-            f"{side}: {card!r} was not dealt to {side} (or not that many times); dealt {what}: {', '.join(sorted(dealt.elements()))}"
+            f"{side}: {card!r} was not dealt to {side} (or not that many times); "
+            f"dealt {what}: {', '.join(sorted(dealt.elements()))}"
         )
 
 
@@ -190,7 +194,8 @@ def _arrange_simplified(deal: Deal, side: str, catalogue: Catalogue, choice: Cho
         pawn = max(hand.pawns, key=value)
     names = {"queen": queen, "rook": rook, "bishop": bishop, "knight": knight, "royal": hand.royal}
     row = tuple(names[slot] for slot in SIMPLIFIED_ROW)
-    discarded = tuple((Counter(hand.pieces) - Counter(stand_ins)).elements()) + tuple(p for p in hand.pawns if p != pawn)
+    unused = Counter(hand.pieces) - Counter(stand_ins)
+    discarded = tuple(unused.elements()) + tuple(p for p in hand.pawns if p != pawn)
     return Army(side, hand.royal, (row,), (pawn,) * 8, (), (queen, rook, bishop, knight), discarded)
 
 

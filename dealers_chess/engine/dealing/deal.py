@@ -76,7 +76,9 @@ def load_procedures() -> list[Procedure]:
     """Every procedure in assets/dealing/procedures.toml."""
     text = (resources.files("dealers_chess.assets") / "dealing" / "procedures.toml").read_text(encoding="utf-8")
     return [
-        Procedure(t["board"], ExtraRow(t["extra_row"]), t["piece_rows"], t["pieces_dealt"], t["pawns"], t["shared_extras"])
+        Procedure(
+            t["board"], ExtraRow(t["extra_row"]), t["piece_rows"], t["pieces_dealt"], t["pawns"], t["shared_extras"]
+        )
         for t in tomllib.loads(text)["procedure"]
     ]
 
@@ -87,8 +89,10 @@ def find_procedure(board: str, extra_row: str = "none") -> Procedure:
     for procedure in procedures:
         if procedure.board_name == board and procedure.extra_row.value == extra_row:
             return procedure
-    allowed = ", ".join(f"{p.board_name}" + (f" --extra-row {p.extra_row.value}" if p.extra_row is not ExtraRow.NONE else "")
-                        for p in procedures)
+    allowed = ", ".join(
+        f"{p.board_name}" + (f" --extra-row {p.extra_row.value}" if p.extra_row is not ExtraRow.NONE else "")
+        for p in procedures
+    )
     raise DealError(f"board {board!r} with extra row {extra_row!r} is not a set-up in the rules; allowed: {allowed}")
 
 

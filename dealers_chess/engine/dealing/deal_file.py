@@ -48,7 +48,7 @@ def side_json(game: DealtGame, side: str, catalogue) -> dict:
     deal, army = game.deal, game.army(side)
     procedure = deal.procedure
     other = deal.hand("black" if side == "white" else "white")
-    data = {
+    data: dict[str, object] = {
         "royal": army.royal,
         "back_rank": list(army.rows[0]),
     }
@@ -147,7 +147,9 @@ def read_deal_file(path: str | Path) -> DealFile:
     """A saved deal; raise DealError naming the file and field if it is missing, damaged or of an unknown version."""
     data = read_json(path, "deal", DealError, DealFile)
     if data.version != DEAL_VERSION:
-        raise DealError(f"{path}: version {data.version} is not known; this dealer reads deal files of version {DEAL_VERSION}")
+        raise DealError(
+            f"{path}: version {data.version} is not known; this dealer reads deal files of version {DEAL_VERSION}"
+        )
     return data
 
 

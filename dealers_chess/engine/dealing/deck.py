@@ -73,17 +73,22 @@ def _check_cards(path: Path, key: str, cards: tuple[str, ...], group: Group, cat
     for piece_id in dict.fromkeys(cards):
         actual = catalogue.get(piece_id).group  # an unknown id raises with the closest names
         if actual is not group:
-            raise DeckError(f"{path}: {key}: {piece_id!r} is a {actual.value} card; {key} may hold only {group.value} cards")
+            raise DeckError(
+                f"{path}: {key}: {piece_id!r} is a {actual.value} card; {key} may hold only {group.value} cards"
+            )
 
 
 def check_deck(deck: Deck, pieces_needed: int, pawns_needed: int, spears_needed: int) -> None:
     """Raise DeckError unless the deck meets the seed's minimums and holds enough cards to deal."""
     checks = [
-        (len(set(deck.royals)) >= MIN_ROYALS, f"needs at least {MIN_ROYALS} different royal cards, has {len(set(deck.royals))}"),
+        (len(set(deck.royals)) >= MIN_ROYALS,
+         f"needs at least {MIN_ROYALS} different royal cards, has {len(set(deck.royals))}"),
         (len(deck.pieces) >= MIN_PIECES, f"needs at least {MIN_PIECES} piece cards, has {len(deck.pieces)}"),
-        (len(deck.pieces) >= pieces_needed, f"needs {pieces_needed} piece cards for this deal, has {len(deck.pieces)}"),
+        (len(deck.pieces) >= pieces_needed,
+         f"needs {pieces_needed} piece cards for this deal, has {len(deck.pieces)}"),
         (len(deck.pawns) >= pawns_needed, f"needs {pawns_needed} pawn cards for this board, has {len(deck.pawns)}"),
-        (len(deck.spears) >= spears_needed, f"needs {spears_needed} spear cards for a spear row, has {len(deck.spears)}"),
+        (len(deck.spears) >= spears_needed,
+         f"needs {spears_needed} spear cards for a spear row, has {len(deck.spears)}"),
     ]
     problems = [problem for ok, problem in checks if not ok]
     if problems:  # every shortfall at once, so one edit of the deck file can mend them all

@@ -86,7 +86,8 @@ class DiagramPiece:
     black: tuple[str, ...] = ()
 
     def line(self, mirror: bool) -> str:
-        squares = ",".join(self.white) if mirror or not self.black else f"{','.join(self.white)},,{','.join(self.black)}"
+        white = ",".join(self.white)
+        squares = white if mirror or not self.black else f"{white},,{','.join(self.black)}"
         return ":".join((self.name, self.code, self.betza, self.image, squares))
 
 
@@ -264,16 +265,16 @@ def _castling(pos: Position) -> tuple[dict[str, str], list[str]]:
         steps = files[0]
         if game.castling is Castling.FREE:
             steps = FREE_CASTLING_STEPS if FREE_CASTLING_STEPS in files else files[-1]
-        distances.setdefault(pos.piece_at(royal)[0], set()).add(steps)
+        distances.setdefault(pos.types.id_of(pos.piece[royal]), set()).add(steps)
     moves, notes = {}, []
     if game.castling is Castling.FREE and distances:
         notes.append("Castling: free castling (the royal to any empty square towards the partner) "
                      f"is shown as castling {FREE_CASTLING_STEPS} squares, as in chess")
-    for royal_id, steps in distances.items():
-        if len(steps) == 1:
-            moves[royal_id] = f"isO{steps.pop()}"
+    for royal_id, lengths in distances.items():
+        if len(lengths) == 1:
+            moves[royal_id] = f"isO{lengths.pop()}"
         else:
-            shown = " and ".join(map(str, sorted(steps)))
+            shown = " and ".join(map(str, sorted(lengths)))
             notes.append(f"{pos.catalogue.get(royal_id).name}: castling goes {shown} squares; "
                          "the diagram's O atom takes one distance, so castling is left out")
     return moves, notes
@@ -297,7 +298,9 @@ def _promo_code_notes(codes: tuple[str, ...]) -> list[str]:
     long = [code for code in codes if len(code) > 1]
     if not long:
         return []
-    return [f"promoChoice lists IDs of more than one letter ({', '.join(long)}); the diagram may read them letter by letter"]
+    return [
+        f"promoChoice lists IDs of more than one letter ({', '.join(long)}); the diagram may read them letter by letter"
+    ]
 
 
 def _name(piece: PieceDef) -> str:

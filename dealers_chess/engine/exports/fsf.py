@@ -115,7 +115,9 @@ class _Writer:
     def section(self, name: str) -> FsfSection:
         board = self.board
         if board.files > MAX_FILES or board.ranks > MAX_RANKS:
-            self.unplayable.append(f"the {board.label} board: FSF plays boards up to {MAX_FILES} files x {MAX_RANKS} ranks")
+            self.unplayable.append(
+                f"the {board.label} board: FSF plays boards up to {MAX_FILES} files x {MAX_RANKS} ranks"
+            )
         lines = [f"[{name}]", f"maxFile = {FILE_LETTERS[board.files - 1]}", f"maxRank = {board.ranks}",
                  "pawn = -", "knight = -", "bishop = -", "rook = -", "queen = -"]
         if not self.shared_royal:
@@ -142,11 +144,15 @@ class _Writer:
             piece = self.catalogue.get(piece_id)
             betza, dropped = fsf_betza(piece)
             if dropped:
-                self.simplified.append(f"{piece.name} ({piece.code}): moves FSF cannot play left out: {', '.join(dropped)}")
+                self.simplified.append(
+                    f"{piece.name} ({piece.code}): moves FSF cannot play left out: {', '.join(dropped)}"
+                )
             reopened = reopened_first_moves(piece)
             if reopened:
-                self.simplified.append(f"{piece.name} ({piece.code}): FSF allows its first moves ({', '.join(reopened)}) "
-                                       "again whenever it is back on its start rank; here only before it has moved")
+                self.simplified.append(
+                    f"{piece.name} ({piece.code}): FSF allows its first moves ({', '.join(reopened)}) "
+                    "again whenever it is back on its start rank; here only before it has moved"
+                )
             if not betza:
                 target = self.unplayable if any(p.id == piece_id for p in self.pieces) else self.simplified
                 target.append(f"{piece.name} ({piece.code}): no move of {piece.betza} can be written for FSF")
@@ -178,7 +184,8 @@ class _Writer:
         passant = "".join(self.letters.get(p.id, "") for p in self.pieces if p.group is Group.PAWN
                           and any(m.value == "e" for path in p.movement.paths for m in path.modes))
         rank = self.pos.pawn_rank + 1
-        return [f"pawnTypes = {pawns or '-'}", f"promotionPawnTypes = {pawns or '-'}", f"enPassantTypes = {passant or '-'}",
+        return [f"pawnTypes = {pawns or '-'}", f"promotionPawnTypes = {pawns or '-'}",
+                f"enPassantTypes = {passant or '-'}",
                 f"doubleStepRegionWhite = *{rank}", f"doubleStepRegionBlack = *{self.board.ranks + 1 - rank}"]
 
     def _castling(self) -> list[str]:

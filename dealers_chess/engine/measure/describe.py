@@ -15,7 +15,10 @@ def piece_text(piece: PieceDef, offsets: Offsets | None = None) -> str:
              f"XBetza: {piece.betza}    value on 8x8: {piece_value(piece):.2f}"]
     if piece.rules:
         lines.append("Rules: " + ", ".join(sorted(rule.value for rule in piece.rules)))
-    lines += [textwrap.fill(piece.text.expandtabs(), width=78, replace_whitespace=False), "", text_diagram(offsets or probe(piece))]
+    lines += [
+        textwrap.fill(piece.text.expandtabs(), width=78, replace_whitespace=False), "",
+        text_diagram(offsets or probe(piece)),
+    ]
     return "\n".join(lines)
 
 

@@ -168,7 +168,8 @@ def _pawn_term(kind, board: Board, side: int, sq: int, pawn_rank: int, w: Evalua
 def _royal_tables(board: Board, w: Evaluation) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]]:
     """Per side and square: the royal's middlegame term (home rank, off the centre) and endgame term (centre)."""
     half_f, half_r = (board.files - 1) / 2, (board.ranks - 1) / 2
-    mg, eg = ([], []), ([], [])
+    mg: tuple[list[int], list[int]] = ([], [])
+    eg: tuple[list[int], list[int]] = ([], [])
     for side in (0, 1):
         for sq in range(board.size):
             rank, file = board.rank_of(sq), board.file_of(sq)

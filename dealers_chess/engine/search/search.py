@@ -21,7 +21,7 @@ from dealers_chess.engine.move import Kind, Move
 from dealers_chess.engine.position import Position
 from dealers_chess.engine.rules import battle_moves, legal_moves, pseudo_moves
 from dealers_chess.engine.search.chance import deck_cards, draws_from_deck, expected_best_of_three, one_per_draw
-from dealers_chess.engine.search.evaluation import Evaluator, evaluator_for
+from dealers_chess.engine.search.evaluation import Evaluator, TypeTerms, evaluator_for
 from dealers_chess.engine.search.settings import settings
 from dealers_chess.engine.search.table import EXACT, LOWER, UPPER, TranspositionTable, table_key
 
@@ -73,7 +73,8 @@ class Searcher:
         self.table = TranspositionTable(max(1, hash_mb) * self.config.search.hash_entries_per_mb)
         self.history: dict[tuple[int, int, int], int] = {}
         self.eval_cache: dict[tuple, int] = {}
-        self.evaluator: Evaluator | None = None
+        self.evaluator: Evaluator  # the evaluation of the game searched, set by each search
+        self.eval_terms: dict[str, TypeTerms] | None = None  # the piece terms eval_cache was filled with
         self.rng = random.Random()
 
     def new_game(self) -> None:
@@ -115,22 +116,22 @@ class Searcher:
         self.mask = tuning.check_every_nodes
         self.nodes = 0
         evaluator = evaluator_for(pos.types)
-        if self.evaluator is None or self.evaluator.shared is not evaluator.shared:
+        if self.eval_terms is not evaluator.shared:
             self.eval_cache.clear()  # another game, board or catalogue: other terms
-        self.evaluator = evaluator
+        self.evaluator, self.eval_terms = evaluator, evaluator.shared
 
         self.partial_move: Move | None = None
         self.deck = pos.deck is not None  # the big-deck option: promotions draw hidden cards (engine.search.chance)
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.pv = [[] for _ in range(MAX_PLY + 2)]
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.pv: list[list[Move]] = [[] for _ in range(MAX_PLY + 2)]
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}
         self.battles = bool(pos.game.battle_move)
         try:
             self.prepare(pos, self.deadline)
         except _Stop:  # no time left to read the pieces' values: the referee's first move, unsearched
             moves = legal_moves(pos) or list(battle_moves(pos))[:1]
-            info = Info(0, None, None, 0, 0, time.perf_counter() - self.started, tuple(moves[:1]))
-            return SearchResult(moves[0] if moves else None, info)
+            unsearched = Info(0, None, None, 0, 0, time.perf_counter() - self.started, tuple(moves[:1]))
+            return SearchResult(moves[0] if moves else None, unsearched)
         self.promotion_gain = self._promotion_gain(pos)
 
         level = limits.level if limits.level is not None and 1 <= limits.level < 8 else None
@@ -142,12 +143,12 @@ class Searcher:
         root = self._root_moves()
         if not root:
             checked = in_check(pos, pos.turn) or not pos.royals[pos.turn]
-            info = Info(0, None if checked else 0, 0 if checked else None, 0, 0, 0.0, ())
-            return SearchResult(None, info)
+            return SearchResult(None, Info(0, None if checked else 0, 0 if checked else None, 0, 0, 0.0, ()))
         if len(root) == 1 and limits.depth is None:
             max_depth = 1  # nothing to choose
 
-        best_move, info = root[0], None
+        best_move = root[0]
+        info: Info | None = None
         scores: dict[Move, int] = {}
         previous = 0
         try:
@@ -163,7 +164,8 @@ class Searcher:
                     on_info(info)
                 if abs(score) > MATE_BOUND and depth >= MATE - abs(score):
                     break  # a mate seen to its end
-                if self.deadline is not None and time.perf_counter() - self.started > tuning.soft_time_fraction * limits.seconds:
+                if (limits.seconds is not None
+                        and time.perf_counter() - self.started > tuning.soft_time_fraction * limits.seconds):
                     break
                 if self.node_limit is not None and self.nodes >= self.node_limit:
                     break
@@ -267,10 +269,10 @@ class Searcher:
         if entry is not None:
             tt_move = entry[3]
             if entry[0] >= depth and not pv_node:
-                score = _from_table(entry[2], ply)
+                stored = _from_table(entry[2], ply)
                 bound = entry[1]
-                if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
-                    return score
+                if bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha):
+                    return stored
         checked = in_check(pos, pos.turn)
         if checked:
             depth += 1
@@ -293,8 +295,8 @@ class Searcher:
             if (null_ok and depth >= tuning.null_move_min_depth and static >= beta and abs(beta) < MATE_BOUND
                     and self._null_safe(pos)):
                 reduction = tuning.null_move_reduction + (depth >= 6)
-                score = -self._null(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
-                if score >= beta:
+                null_score = -self._null(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+                if null_score >= beta:
                     return beta
         futile = (static is not None and depth <= 2
                   and static + tuning.futility_margin * depth <= alpha and abs(alpha) < MATE_BOUND)
@@ -402,7 +404,7 @@ class Searcher:
             else:
                 continue
             if promotion is not None:
-                gain += self._promotion_value(m) - terms(piece[m[0]]).value
+                gain += self._promotion_value(m, promotion) - terms(piece[m[0]]).value
             if stand + gain + margin < alpha:
                 continue
             if promotion is None and terms(piece[m[0]]).value > gain + 50 and is_attacked(pos, m[1], 1 - pos.turn):
@@ -441,7 +443,7 @@ class Searcher:
     def _ordered(self, moves: list[Move], tt_move, ply: int) -> list[Move]:
         """Hash move, then captures by MVV-LVA, promotions, killers, and the rest by history."""
         pos = self.pos
-        occ, piece, terms, value = pos.occ, pos.piece, self.evaluator.type_terms, self.evaluator.value
+        occ, piece, terms = pos.occ, pos.piece, self.evaluator.type_terms
         killers = self.killers[ply] if ply < len(self.killers) else (None, None)
         history, turn = self.history, pos.turn
         keyed = []
@@ -453,9 +455,9 @@ class Searcher:
                 victim = piece[m[4]] if kind == EN_PASSANT else piece[to]
                 score = (1 << 30) + terms(victim).value * 64 - terms(piece[frm]).value // 4
                 if promotion is not None:
-                    score += self._promotion_value(m) * 64
+                    score += self._promotion_value(m, promotion) * 64
             elif promotion is not None:
-                score = (1 << 29) + self._promotion_value(m)
+                score = (1 << 29) + self._promotion_value(m, promotion)
             elif m == killers[0]:
                 score = 1 << 28
             elif m == killers[1]:
@@ -509,11 +511,11 @@ class Searcher:
     def _pop(self, m: Move) -> None:
         self.pos.pop()
 
-    def _promotion_value(self, m: Move) -> int:
-        """What the piece a move promotes to is worth; a card from the hidden stack at its expectation."""
+    def _promotion_value(self, m: Move, promotion: str) -> int:
+        """What `promotion`, the piece id `m` promotes to, is worth; a card from the hidden stack at its expectation."""
         if self.deck and draws_from_deck(self.pos, m):
             return self._expected_card()
-        return self.evaluator.value(m.promotion)
+        return self.evaluator.value(promotion)
 
     def _expected_card(self) -> int:
         ev = self.evaluator
@@ -588,9 +590,10 @@ class Searcher:
         pos = self.pos
         if not draws_from_deck(pos, move):
             return move
-        same = [m for m in legal_moves(pos)
-                if (m.frm, m.to, m.kind, m.extra) == (move.frm, move.to, move.kind, move.extra) and m.promotion]
-        return max(same, key=lambda m: self.evaluator.value(m.promotion), default=move)
+        value = self.evaluator.value
+        same = {m: m.promotion for m in legal_moves(pos)
+                if (m.frm, m.to, m.kind, m.extra) == (move.frm, move.to, move.kind, move.extra) and m.promotion}
+        return max(same, key=lambda m: value(same[m]), default=move)
 
 
 def _to_table(score: int, ply: int) -> int:

@@ -124,7 +124,8 @@ def promotion_choice(pos: Position, moves: list[Move]) -> Choice:
     options = tuple(
         Option(
             NO_PROMOTION if move.promotion is None else pos.catalogue.get(move.promotion).code,
-            f"stay a {mover.name}" if move.promotion is None else promotion_text(pos, move.promotion, move, mover.promotes_to),
+            (f"stay a {mover.name}" if move.promotion is None
+             else promotion_text(pos, move.promotion, move, mover.promotes_to)),
             format_move(pos, move), move,
         )
         for move in sorted(moves, key=lambda move: move.promotion is None)
@@ -152,7 +153,8 @@ def promotion_text(pos: Position, piece_id: str, move: Move, own_list: tuple[str
 
 
 def _takes_shared_extra(pos: Position, move: Move, piece_id: str) -> bool:
-    """Whether a promotion to piece_id uses a shared extra, found by playing the move: the shared extras lose a copy."""
+    """Whether a promotion to piece_id uses a shared extra, found by playing the move: the shared
+    extras lose a copy."""
     before = pos.shared.count(piece_id)
     pos.push(move)
     try:
@@ -170,7 +172,8 @@ def _castling_choice(pos: Position, moves: list[Move]) -> Choice:
     for move in moves:
         notation = format_move(pos, move)
         if move.kind != Kind.CASTLE:
-            options.append(Option("move", f"{royal} {board.name(move.frm)}-{board.name(move.to)}, no castling", notation, move))
+            label = f"{royal} {board.name(move.frm)}-{board.name(move.to)}, no castling"
+            options.append(Option("move", label, notation, move))
             continue
         partner = pos.types[pos.piece[move.extra]].piece.name
         key = board.name(move.extra) if by_partner else board.name(move.to)
@@ -193,15 +196,17 @@ def battle_choice(pos: Position, text: str) -> Choice | None:
         pieces, optional = promotion_choices(pos, kind, pos.turn)
         keys = [pos.catalogue.get(p).code for p in pieces] + ([NO_PROMOTION] if optional else [])
         options = []
-        for key, piece_id in zip(keys, list(pieces) + [None]):
+        for key, piece_id in zip(keys, list(pieces) + [None], strict=False):  # staying (None) has a key if optional
             written = "&".join(parts[:index] + [part + ("" if piece_id is None else f"={key}")] + parts[index + 1:])
             try:
                 move = parse_move(pos, written)
             except (NotationError, IllegalMoveError):
                 continue
-            label = f"stay a {kind.piece.name}" if piece_id is None else promotion_text(pos, piece_id, move, kind.piece.promotes_to)
+            label = (f"stay a {kind.piece.name}" if piece_id is None
+                     else promotion_text(pos, piece_id, move, kind.piece.promotes_to))
             options.append(Option(key, label, written, move))
         if len(options) > 1:
-            prompt = f"{side_name(pos.turn)}'s battle move: the {kind.piece.name} reaching {pos.board.name(pair[1])} promotes to"
+            prompt = (f"{side_name(pos.turn)}'s battle move: the {kind.piece.name} reaching "
+                      f"{pos.board.name(pair[1])} promotes to")
             return Choice(ChoiceKind.BATTLE_PROMOTION, prompt, tuple(options), (pos.board.name(pair[1]),))
     return None

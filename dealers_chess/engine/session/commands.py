@@ -78,12 +78,13 @@ def computer_turn(session: Session) -> Answer | None:
     Its move comes first as its own line, `computer: d8h4`, then the events of the move like anyone's.
     The interface saves it like any move.
     """
-    if not session.computer_due:
+    computer = session.computer
+    if computer is None or not session.computer_due:
         return None
     flag = session.check_time()
     if flag is not None:
         return Answer(flag, changed=True, board=True)
-    move = session.computer.choose(session.position, clock_left=session.computer_clock())
+    move = computer.choose(session.position, clock_left=session.computer_clock())
     if move is None:
         return None
     text = format_move(session.position, move)
@@ -98,7 +99,9 @@ def _moves(session: Session, saver: Autosave, rest: str) -> Answer:
         if found is None:
             return Answer(lines=[f"no piece stands on {rest}"])
         if found[1] != pos.turn:
-            return Answer(lines=[f"the piece on {rest} is {side_name(found[1])}'s, and it is {side_name(pos.turn)}'s turn"])
+            return Answer(
+                lines=[f"the piece on {rest} is {side_name(found[1])}'s, and it is {side_name(pos.turn)}'s turn"]
+            )
     if not rows:
         return Answer(lines=["no legal moves" + (f" for the piece on {rest}" if rest else "")])
     return Answer(lines=[f"{len(rows)} legal moves: " + " ".join(row.san for row in rows)])
@@ -137,7 +140,9 @@ def _piece_named(session: Session, text: str):
     pos = session.position
     if not text:
         codes = sorted({pos.types[pos.piece[sq]].piece.code for side in (0, 1) for sq in pos.squares[side]})
-        raise DealerError(f"name a piece: a catalogue id (knight), a square (g1) or a code on the board: {' '.join(codes)}")
+        raise DealerError(
+            f"name a piece: a catalogue id (knight), a square (g1) or a code on the board: {' '.join(codes)}"
+        )
     by_code = pos.types.by_code(text.upper().strip("()"))
     if by_code is not None:
         return pos.types[by_code].piece

@@ -33,14 +33,17 @@ class Computer:
 
     @classmethod
     def create(cls, side: str, seconds: float | None = None, level: int | None = None) -> Computer:
-        """From the words of --computer white|black, --think SECONDS and --level N; GameError naming the bad one."""
+        """From the words of --computer white|black, --think SECONDS and --level N;
+        GameError naming the bad one."""
         if side not in SIDE_NAMES:
             raise GameError(f"--computer {side!r}; allowed: {', '.join(SIDE_NAMES)}")
         seconds = THINK_SECONDS if seconds is None else seconds
         if not 0.01 <= seconds <= 3600:
             raise GameError(f"--think {seconds:g}: the computer's seconds per move must be from 0.01 to 3600")
         if level is not None and level not in LEVELS:
-            raise GameError(f"--level {level}; allowed: {LEVELS.start} (a beginner) to {LEVELS.stop - 1} (full strength)")
+            raise GameError(
+                f"--level {level}; allowed: {LEVELS.start} (a beginner) to {LEVELS.stop - 1} (full strength)"
+            )
         return cls(SIDE_NAMES.index(side), seconds, level)
 
     def limits(self, clock_left: float | None = None) -> Limits:
@@ -54,7 +57,9 @@ class Computer:
         strength = "full strength" if self.level in (None, LEVELS.stop - 1) else f"level {self.level}"
         return f"Computer ({strength}, {self.seconds:g} s a move)"
 
-    def choose(self, pos: Position, stop: threading.Event | None = None, clock_left: float | None = None) -> Move | None:
+    def choose(
+        self, pos: Position, stop: threading.Event | None = None, clock_left: float | None = None,
+    ) -> Move | None:
         """The move it plays in `pos` (left as it was); None when it has no legal move."""
         return self.searcher.search(pos, self.limits(clock_left), stop=stop).move
 

@@ -80,7 +80,9 @@ def move_events(pos: Position, before: Before, m: Move, san: str) -> list[Event]
     number = f"{before.number}{'.' if side == 0 else '...'} {san}"
     steps = m.steps or (m,)
     if m.kind == Kind.BATTLE:
-        walks = ", ".join(f"{_name(pos, before.pieces[s.frm][0])} {board.name(s.frm)}-{board.name(s.to)}" for s in steps)
+        walks = ", ".join(
+            f"{_name(pos, before.pieces[s.frm][0])} {board.name(s.frm)}-{board.name(s.to)}" for s in steps
+        )
         events = [Event(EventKind.BATTLE, f"{number} ({side_name(side)}'s battle move, once a game: {walks})",
                         tuple(board.name(s.to) for s in steps))]
     elif m.kind == Kind.CASTLE:
@@ -90,7 +92,8 @@ def move_events(pos: Position, before: Before, m: Move, san: str) -> list[Event]
                         (board.name(m.to), board.name(m.partner_to)))]
     else:
         mover = _name(pos, before.pieces[m.frm][0])
-        events = [Event(EventKind.MOVE, f"{number} ({side_name(side)}'s {mover} {board.name(m.frm)}-{board.name(m.to)})",
+        events = [Event(EventKind.MOVE,
+                        f"{number} ({side_name(side)}'s {mover} {board.name(m.frm)}-{board.name(m.to)})",
                         (board.name(m.frm), board.name(m.to)))]
     for step in steps:
         events += _step_events(pos, before, step)
@@ -117,7 +120,8 @@ def _step_events(pos: Position, before: Before, m: Move) -> list[Event]:
                             (board.name(m.to), board.name(m.extra))))
     now = pos.piece_at(m.to)
     became = now[0] if now is not None else mover_id
-    if victim is not None and became == victim[0] and became != mover_id and pos.catalogue.get(became).has(Rule.CONVERT_CAPTOR):
+    if (victim is not None and became == victim[0] and became != mover_id
+            and pos.catalogue.get(became).has(Rule.CONVERT_CAPTOR)):
         events.append(Event(EventKind.ZOMBIE, f"{side_name(side)}'s {mover} took the {_name(pos, became)} and becomes "
                             f"a {_name(pos, became)} itself (still {side_name(side)}'s)", (board.name(m.to),)))
     elif m.promotion is not None and became == m.promotion:
@@ -202,8 +206,9 @@ def turn_events(pos: Position) -> list[Event]:
     if any(t.immobilize for t in pos.types.types):
         frozen = sorted(sq for sq in pos.squares[side] if is_frozen(pos, sq))
         if frozen:
-            names = ", ".join(f"{_name(pos, pos.piece_at(sq)[0])} {board.name(sq)}" for sq in frozen)
-            events.append(Event(EventKind.FROZEN, f"frozen next to an enemy Hyena, {side_name(side)} cannot move: {names}",
+            names = ", ".join(f"{_name(pos, pos.types.id_of(pos.piece[sq]))} {board.name(sq)}" for sq in frozen)
+            events.append(Event(EventKind.FROZEN,
+                                f"frozen next to an enemy Hyena, {side_name(side)} cannot move: {names}",
                                 tuple(board.name(sq) for sq in frozen)))
     for sq in sorted(pos.squares[side]):
         kind = pos.types[pos.piece[sq]]

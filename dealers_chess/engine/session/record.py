@@ -38,7 +38,9 @@ def session_record(session: Session) -> GameRecord:
     return GameRecord(base.tags, tuple(session.sans), session.position)
 
 
-def session_from_record(record: GameRecord, now: Callable[[], float] = time.monotonic, source: str = "record") -> Session:
+def session_from_record(
+    record: GameRecord, now: Callable[[], float] = time.monotonic, source: str = "record",
+) -> Session:
     """Continue the game a record holds, exactly where it stopped; raise RecordError naming `source`."""
     position, tags = record.position, record.tags
     if position is None:
@@ -58,8 +60,8 @@ def _clock(tags: dict[str, str], now: Callable[[], float]) -> Clock | None:
     if "TimeControl" not in tags:
         return None
     control = TimeControl.from_tag(tags["TimeControl"])
-    remaining = tuple(parse_hms(tags[name]) if name in tags else control.base_s for name in CLOCK_TAGS)
-    return Clock(control, now, remaining)
+    white, black = (parse_hms(tags[name]) if name in tags else control.base_s for name in CLOCK_TAGS)
+    return Clock(control, now, (white, black))
 
 
 def _result(session: Session, tags: dict[str, str]) -> Outcome | None:

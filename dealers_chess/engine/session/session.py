@@ -268,14 +268,16 @@ class Session:
 
         Its moves are played like anyone's: the same events, record and undo.
         """
-        if not self.computer_due:
+        computer = self.computer
+        if computer is None or not self.computer_due:
             raise SessionError("it is not the computer's turn")
         flag = self.check_time()
         if flag is not None:
             return flag
         if move is None:
-            move = self.computer.choose(self.position, clock_left=self.computer_clock())
-        legal = rules.battle_moves(self.position) if move is not None and move.kind == Kind.BATTLE else self.legal_moves()
+            move = computer.choose(self.position, clock_left=self.computer_clock())
+        battle = move is not None and move.kind == Kind.BATTLE
+        legal = rules.battle_moves(self.position) if battle else self.legal_moves()
         if move is None or move not in legal:
             raise SessionError("the computer found no legal move here")
         return self._make(move)

@@ -60,12 +60,13 @@ class Go:
 
 def parse_go(words: list[str]) -> Go:
     """The `go` command's words after `go`; UciError naming the word that cannot be read."""
-    found: dict[str, int | bool] = {}
+    numbers: dict[str, int] = {}
+    infinite = False
     index = 0
     while index < len(words):
         word = words[index]
-        if word in GO_FLAGS:
-            found[word] = True
+        if word == "infinite":  # the one flag (GO_FLAGS)
+            infinite = True
             index += 1
             continue
         if word not in GO_NUMBERS:
@@ -80,9 +81,9 @@ def parse_go(words: list[str]) -> Go:
             raise UciError(f"go {word}: {number} is negative")
         if word in ("depth", "nodes", "movestogo") and number == 0:
             raise UciError(f"go {word}: must be at least 1")
-        found[word] = number
+        numbers[word] = number
         index += 2
-    return Go(**found)
+    return Go(**numbers, infinite=infinite)
 
 
 def allotted_seconds(go: Go, side: int) -> float | None:
@@ -112,7 +113,8 @@ def limits_for(go: Go, side: int, level: int | None) -> Limits:
 
 
 def uci_move(pos: Position, m: Move) -> str:
-    """A legal move of `pos` the UCI way: e2e4, e7e8q, e1g1; the project's coordinate form with the promotion in lower case."""
+    """A legal move of `pos` the UCI way: e2e4, e7e8q, e1g1; the project's coordinate form with the
+    promotion in lower case."""
     return _lower_promotion(format_move(pos, m))
 
 
@@ -143,7 +145,8 @@ def _lower_promotion(text: str) -> str:
 
 def info_line(pos: Position, info: Info) -> str:
     """`info depth D score cp X|mate N nodes N nps N time MS pv ...` for one finished iteration."""
-    score = f"mate {info.mate_in}" if info.mate_in is not None else f"cp {info.score_cp if info.score_cp is not None else 0}"
+    score = (f"mate {info.mate_in}" if info.mate_in is not None
+             else f"cp {info.score_cp if info.score_cp is not None else 0}")
     line = (f"info depth {info.depth} score {score} nodes {info.nodes} nps {info.nps} "
             f"time {round(info.seconds * 1000)}")
     pv = pv_text(pos, info.pv)
@@ -238,7 +241,9 @@ class UciEngine:
         games = sorted(builtin_games())
         self.write(f"id name {NAME} {installed_version()}")
         self.write(f"id author {AUTHOR}")
-        self.write(f"option name UCI_Variant type combo default {DEFAULT_VARIANT} " + " ".join(f"var {g}" for g in games))
+        self.write(
+            f"option name UCI_Variant type combo default {DEFAULT_VARIANT} " + " ".join(f"var {g}" for g in games)
+        )
         self.write(f"option name Hash type spin default {HASH_MB[0]} min {HASH_MB[1]} max {HASH_MB[2]}")
         self.write("option name Threads type spin default 1 min 1 max 1")
         self.write(f"option name Skill Level type spin default {LEVELS[1]} min {LEVELS[0]} max {LEVELS[1]}")
@@ -258,7 +263,9 @@ class UciEngine:
         self._wait()
         if key == "uci_variant":
             if value not in builtin_games():
-                raise UciError(f"setoption UCI_Variant: unknown game {value[:40]!r}; allowed: {', '.join(sorted(builtin_games()))}")
+                raise UciError(
+                    f"setoption UCI_Variant: unknown game {value[:40]!r}; allowed: {', '.join(sorted(builtin_games()))}"
+                )
             self.game = load_game(value)
             self.position = parse_fen(self.game.start, self.game, self.catalogue)
             self.searcher.new_game()
@@ -278,7 +285,8 @@ class UciEngine:
         self.searcher.prepare(self.position)  # the game's tables, before any clock runs (a deal's FEN adds to them)
 
     def position_(self, words: list[str]) -> None:
-        self.position = read_position(words, self.game, self.catalogue)  # for the next `go`; a running search keeps its own
+        # for the next `go`; a running search keeps its own
+        self.position = read_position(words, self.game, self.catalogue)
 
     def go(self, words: list[str]) -> None:
         go = parse_go(words)
