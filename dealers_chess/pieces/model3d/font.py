@@ -75,7 +75,7 @@ def stroke_polygons(points: list[tuple[float, float]], width_mm: float) -> list[
     """A polyline as rectangles with octagonal joints, each polygon counter-clockwise."""
     half = width_mm / 2
     polygons = [octagon(x, y, half) for x, y in points]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         length = math.hypot(x1 - x0, y1 - y0)
         if length == 0:
             continue
@@ -86,7 +86,8 @@ def stroke_polygons(points: list[tuple[float, float]], width_mm: float) -> list[
 
 def octagon(x: float, y: float, radius: float) -> list[tuple[float, float]]:
     """A regular octagon around (x, y) with corners on the circle of the radius, counter-clockwise."""
-    return [(x + radius * math.cos(a), y + radius * math.sin(a)) for a in (math.pi / 8 + k * math.pi / 4 for k in range(8))]
+    return [(x + radius * math.cos(a), y + radius * math.sin(a))
+            for a in (math.pi / 8 + k * math.pi / 4 for k in range(8))]
 
 
 def _letter_width(height_mm: float, stroke_mm: float) -> float:
