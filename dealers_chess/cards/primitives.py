@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
 
 Color = tuple[float, float, float]  # RGB, each 0..1
 Point = tuple[float, float]
@@ -117,7 +116,7 @@ class Group:
     clip: tuple[float, float, float, float] | None = None  # x, y, width, height in local units
 
 
-Item = Union[Rect, Circle, Poly, Text, Picture, Group]
+Item = Rect | Circle | Poly | Text | Picture | Group
 
 
 @dataclass(frozen=True, slots=True)
