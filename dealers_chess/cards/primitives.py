@@ -18,7 +18,8 @@ WHITE: Color = (1.0, 1.0, 1.0)
 def hex_color(text: str) -> Color:
     """'#FFC000' -> (1.0, 0.75, 0.0)."""
     text = text.lstrip("#")
-    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    red, green, blue = (int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (red, green, blue)
 
 
 class Font(Enum):

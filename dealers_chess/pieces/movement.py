@@ -332,7 +332,7 @@ def _turned(previous: Vector, atom: Atom, turns: list[int]) -> list[Vector]:
     unit = (_sign(previous[0]), _sign(previous[1]))
     heading = COMPASS.index(unit)
     size = atom.long
-    return [tuple(c * size for c in COMPASS[(heading + turn) % 8]) for turn in turns]  # type: ignore[misc]
+    return [(dx * size, dy * size) for dx, dy in (COMPASS[(heading + turn) % 8] for turn in turns)]
 
 
 def _turns(directions: str, atom: Atom, term: Term, text: str) -> list[int]:

@@ -43,10 +43,13 @@ ADVANCE = 1.3  # letter pitch as a fraction of the letter's width
 
 def glyph_polylines(letter: str) -> list[list[tuple[float, float]]]:
     """The polylines of one capital letter in grid units (x 0..4, y 0..6)."""
-    return [
-        [tuple(float(c) for c in point.split(",")) for point in line.split()]  # type: ignore[misc]
-        for line in GLYPHS[letter].split("|")
-    ]
+    return [[_grid_point(point) for point in line.split()] for line in GLYPHS[letter].split("|")]
+
+
+def _grid_point(text: str) -> tuple[float, float]:
+    """'x,y' as a point."""
+    x, y = text.split(",")
+    return (float(x), float(y))
 
 
 def text_width_mm(text: str, height_mm: float, stroke_mm: float) -> float:
