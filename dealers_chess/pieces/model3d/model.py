@@ -77,6 +77,8 @@ class ModelOptions:
     weight_pocket: bool = True
 
 
+DEFAULT_OPTIONS = ModelOptions()  # 50 mm squares, with the weight pocket
+
 class Part(Enum):
     """A separately coloured part of a piece (a multi-colour print gives each its own filament)."""
 
@@ -143,7 +145,7 @@ def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     return 2 * size.base_radius, tallest
 
 
-def build_piece(piece: PieceDef, options: ModelOptions = ModelOptions()) -> PieceModel:
+def build_piece(piece: PieceDef, options: ModelOptions = DEFAULT_OPTIONS) -> PieceModel:
     """Build the printable solid of one catalogue piece; raise ModelError if it cannot print."""
     return _build_cached(piece.id, piece.group, piece.code, piece.movement, shape_of(piece), options)
 
