@@ -36,7 +36,8 @@ def card_back(group: str, bleed_pt: float = 0.0, style: BackStyle = BackStyle.FU
 
 def tint(color: Color, amount: float) -> Color:
     """The colour mixed with white: amount 1 is the colour, 0 is white."""
-    return tuple(1 - amount * (1 - c) for c in color)  # type: ignore[return-value]
+    red, green, blue = (1 - amount * (1 - c) for c in color)
+    return (red, green, blue)
 
 
 def _pattern(group: str, style: BackStyle) -> Group:

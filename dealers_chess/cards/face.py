@@ -162,7 +162,8 @@ def _picture(piece: PieceDef, width: float, height: float) -> Picture:
 def footer_lines(notation: str, place: str) -> tuple[list[Item], float]:
     """XBetza left and the set, number and code right on one line (two if they do not fit);
     returns the items and the lowest y the body above may use."""
-    one_line = text_width_pt(notation, Font.REGULAR, SMALL_PT) + FOOTER_GAP_PT + text_width_pt(place, Font.REGULAR, SMALL_PT)
+    one_line = (text_width_pt(notation, Font.REGULAR, SMALL_PT) + FOOTER_GAP_PT
+                + text_width_pt(place, Font.REGULAR, SMALL_PT))
     if one_line <= RIGHT - LEFT:
         baseline = BOTTOM + 2.0
         texts: list[Item] = [Text(LEFT, baseline, notation, SMALL_PT, Font.REGULAR, INK),

@@ -67,7 +67,8 @@ def _en_passant() -> list[Item]:
 ENTRIES: tuple[tuple[Sample, str], ...] = (
     (lambda: [_square(0, LIGHT), piece_mark(0.5 * C, C / 2, C)], "The piece. Forward is up."),
     (_mark(Fill.MOVE_OR_CAPTURE, Cell(Access.ALWAYS, Access.ALWAYS)), "Disc, yellow: move or capture."),
-    (_mark(Fill.LEAP, Cell(Access.ALWAYS, Access.ALWAYS, leap=True)), "Diamond, orange: leaps there; nothing blocks it."),
+    (_mark(Fill.LEAP, Cell(Access.ALWAYS, Access.ALWAYS, leap=True)),
+     "Diamond, orange: leaps there; nothing blocks it."),
     (_mark(Fill.MOVE_ONLY, Cell(Access.ALWAYS)), "Hollow, green: move only, no capture."),
     (_mark(Fill.CAPTURE_ONLY, Cell(Access.NEVER, Access.ALWAYS)), "Cross, red: capture only."),
     (_mark(Fill.FIRST_MOVE, Cell(Access.FIRST)), "Small i, dark green: first move only."),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
 
 Color = tuple[float, float, float]  # RGB, each 0..1
 Point = tuple[float, float]
@@ -19,7 +18,8 @@ WHITE: Color = (1.0, 1.0, 1.0)
 def hex_color(text: str) -> Color:
     """'#FFC000' -> (1.0, 0.75, 0.0)."""
     text = text.lstrip("#")
-    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    red, green, blue = (int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (red, green, blue)
 
 
 class Font(Enum):
@@ -117,7 +117,7 @@ class Group:
     clip: tuple[float, float, float, float] | None = None  # x, y, width, height in local units
 
 
-Item = Union[Rect, Circle, Poly, Text, Picture, Group]
+Item = Rect | Circle | Poly | Text | Picture | Group
 
 
 @dataclass(frozen=True, slots=True)

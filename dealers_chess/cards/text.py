@@ -87,9 +87,14 @@ def balanced_wrap(text: str, font: Font, size_pt: float, width_at: Callable[[int
     lines: list[str] = []
     for paragraph in text.split("\n"):
         words = paragraph.split()
-        count = len(wrap(paragraph, font, size_pt, lambda i, first=len(lines): width_at(first + i)) or [""])
+        count = len(wrap(paragraph, font, size_pt, _from_line(width_at, len(lines))) or [""])
         lines += _even_breaks(words, font, size_pt, [width_at(len(lines) + k) for k in range(count)]) if words else [""]
     return lines
+
+
+def _from_line(width_at: Callable[[int], float], first: int) -> Callable[[int], float]:
+    """width_at for lines counted from line `first` (a paragraph's own lines after those above it)."""
+    return lambda i: width_at(first + i)
 
 
 def _even_breaks(words: list[str], font: Font, size_pt: float, widths: list[float]) -> list[str]:

@@ -67,7 +67,9 @@ class ShapeFeature(Enum):
 
 
 MAX_NAME_CHARACTERS = 60  # a card's name band
-Code: TypeAlias = Annotated[str, msgspec.Meta(pattern=described(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters"), max_length=3)]
+Code: TypeAlias = Annotated[
+    str, msgspec.Meta(pattern=described(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters"), max_length=3)
+]
 RankKey: TypeAlias = Annotated[
     str, msgspec.Meta(pattern=described(r"\A[0-9]{1,2}\Z", "ranks back from the far rank: \"0\", \"1\", ..."))
 ]
@@ -246,7 +248,8 @@ def read_catalogue_file(path: Path) -> list[PieceDef]:
 
 
 def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
-    label = table.get("id") if isinstance(table.get("id"), str) else f"#{index}"
+    given = table.get("id")
+    label = given if isinstance(given, str) else f"#{index}"
     where = f"{path}: piece {label[:40]!r}"
     row = convert(table, PieceTable, where, CatalogueError)
 

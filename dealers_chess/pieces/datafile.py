@@ -86,7 +86,8 @@ def _read_text(path: Path, kind: str, error: type[DealerError]) -> str:
     except FileNotFoundError:
         raise error(f"{shown(path)}: no such {kind} file") from None
     except (OSError, ValueError) as problem:
-        raise error(f"{shown(path)}: cannot read the {kind} file ({getattr(problem, 'strerror', None) or problem})") from None
+        reason = getattr(problem, "strerror", None) or problem
+        raise error(f"{shown(path)}: cannot read the {kind} file ({reason})") from None
     try:
         mode = os.fstat(handle).st_mode
         if stat.S_ISDIR(mode):

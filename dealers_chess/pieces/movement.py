@@ -154,7 +154,7 @@ def _term_paths(term: Term, text: str, budget: _Budget) -> list[Path]:
     for chain in chains:
         legs = tuple(
             _leg_path(vector, steps, leg if i == len(chain) - 1 else None, term, text)
-            for i, (vector, steps, leg) in enumerate(zip(chain, ranges, term.legs))
+            for i, (vector, steps, leg) in enumerate(zip(chain, ranges, term.legs, strict=True))
         )
         if hop is not Hop.NONE and legs[-1].max_steps == 1:
             raise _term_error(term, text, "'p' and 'g' hop along a line: use a rider (R, B, Q, NN or a range digit)")
@@ -282,7 +282,7 @@ def _token_matches(vector: Vector, token: str, family: str) -> bool:
             index, sign = AXIS[token]
             return _long_axis(vector) == index and vector[index] * sign > 0
         return _points(vector, token)
-    first, second = token
+    first, second = token[0], token[1]  # a pair of letters (_tokenize)
     if family == "diagonal":
         return _points(vector, first) and _points(vector, second)
     return _oblique_pair_matches(vector, first, second)
@@ -332,7 +332,7 @@ def _turned(previous: Vector, atom: Atom, turns: list[int]) -> list[Vector]:
     unit = (_sign(previous[0]), _sign(previous[1]))
     heading = COMPASS.index(unit)
     size = atom.long
-    return [tuple(c * size for c in COMPASS[(heading + turn) % 8]) for turn in turns]  # type: ignore[misc]
+    return [(dx * size, dy * size) for dx, dy in (COMPASS[(heading + turn) % 8] for turn in turns)]
 
 
 def _turns(directions: str, atom: Atom, term: Term, text: str) -> list[int]:
@@ -347,7 +347,9 @@ def _turns(directions: str, atom: Atom, term: Term, text: str) -> list[int]:
         elif directions[i] in TURNS:
             token, i = directions[i], i + 1
         else:
-            raise _term_error(term, text, f"a continuation leg cannot turn {directions[i]!r}; use f b l r s v fl fr bl br fs bs")
+            raise _term_error(
+                term, text, f"a continuation leg cannot turn {directions[i]!r}; use f b l r s v fl fr bl br fs bs"
+            )
         for turn in TURNS[token]:
             turns[turn] = None
     return list(turns)

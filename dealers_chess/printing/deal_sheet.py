@@ -134,11 +134,13 @@ def _army_lines(game: DealtGame, side: str, catalogue: Catalogue) -> list[tuple[
         times = f" x{count}" if count > 1 else ""
         lines.append((f"  {piece.code:4} {piece.name}{times}  {piece_value(piece, board):.2f}", False))
     if army.promotes_to:
-        slots = ("Queen", "Rook", "Bishop", "Knight")
-        lines.append(("Stand-ins: " + ", ".join(f"{s} = {catalogue.get(c).name}" for s, c in zip(slots, army.promotes_to)), False))
+        slots = ("Queen", "Rook", "Bishop", "Knight")  # a simplified deal's stand-ins, one each
+        stand_ins = ", ".join(f"{s} = {catalogue.get(c).name}" for s, c in zip(slots, army.promotes_to, strict=True))
+        lines.append(("Stand-ins: " + stand_ins, False))
     held = game.hand(side)
     if held:
         lines.append(("In hand for promotion:", False))
-        lines += [(f"  {catalogue.get(c).code:4} {catalogue.get(c).name}" + ("  (shared)" if c in deal.shared and c not in army.hand else ""), False)
+        lines += [(f"  {catalogue.get(c).code:4} {catalogue.get(c).name}"
+                   + ("  (shared)" if c in deal.shared and c not in army.hand else ""), False)
                   for c in held]
     return lines

@@ -34,7 +34,8 @@ def out_path(out_dir: str | Path, *names: str) -> Path:
     parts = [part for name in names for part in name.split("/")]
     for part in parts:
         if part in ("", ".", "..") or _UNSAFE.search(part) or len(part.encode()) > MAX_NAME_BYTES:
-            raise OutputError(f"{part[:60]!r} cannot be a file name under {shown(out_dir)} (a separator, '..', a control character or too long)")
+            raise OutputError(f"{part[:60]!r} cannot be a file name under {shown(out_dir)} "
+                              "(a separator, '..', a control character or too long)")
     return Path(out_dir).joinpath(*parts)
 
 

@@ -105,7 +105,8 @@ def _calibration(ctx: KitContext) -> list[Path]:
 def _pod(ctx: KitContext) -> list[Path]:
     folder = "cards/print-on-demand"
     fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
-    backs = print_backs(ctx.catalogue, POD, BackOptions(Duplex.LONG, BackLayout.SHEET), ctx.out_dir, ctx.advance, folder)[0]
+    options = BackOptions(Duplex.LONG, BackLayout.SHEET)
+    backs = print_backs(ctx.catalogue, POD, options, ctx.out_dir, ctx.advance, folder)[0]
     return [fronts, backs]
 
 
@@ -118,7 +119,8 @@ def _pod_pngs(ctx: KitContext) -> list[Path]:
     written = each_on_every_core(draw, ids, ctx.advance)
     written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
     for group in _starter_groups(ctx)[:-1]:
-        written.append(write_drawing(blank_face(group), Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
+        blank = blank_face(group)
+        written.append(write_drawing(blank, Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
     for group in _starter_groups(ctx):
         back = card_back(group, BLEED_PT)
         written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
@@ -141,7 +143,8 @@ def _previews(ctx: KitContext) -> list[Path]:
     folder = out_path(ctx.out_dir, "cards/preview")
     source = picture_source(ctx.catalogue, ctx.pictures, ctx.out_dir)
     legend = write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 150)
-    knight = write_drawing(card_drawing(ctx.catalogue, "knight", source), Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
+    knight_card = card_drawing(ctx.catalogue, "knight", source)
+    knight = write_drawing(knight_card, Format.PNG, out_path(folder, "knight.png"), 150, pictures=source)
     ctx.advance(2)
     return [legend, knight]
 
@@ -275,7 +278,7 @@ def how_to_print(catalogue: Catalogue) -> str:
     )
 
 
-def _pieces_figures(catalogue: Catalogue) -> dict[str, str]:
+def _pieces_figures(catalogue: Catalogue) -> dict[str, str | float]:
     """The 3D section's figures: each group's colour swap and weights, measured on the starter pieces as built."""
     from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
     from dealers_chess.printing.solids.colour_swap import piece_colour_swap
@@ -293,7 +296,8 @@ def _pieces_figures(catalogue: Catalogue) -> dict[str, str]:
         layers = sorted({(swap.layer, swap.z_mm, swap.top_face_mm) for _, swap, _ in rows})
         (low, low_z, low_top), (high, high_z, high_top) = layers[0], layers[-1]
         swaps.append(
-            f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)" if len(layers) == 1
+            f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)"
+            if len(layers) == 1
             else f"    {name + ':':9} {len(layers)} heights, top faces {low_top:.1f}-{high_top:.1f} mm: "
                  f"layers {low}-{high} (z {low_z:.1f}-{high_z:.1f} mm)")
         weights.append(f"    {name + ':':9} {_group_weights([weight for _, _, weight in rows])}")

@@ -7,7 +7,7 @@ because each runs in another process; an error raised there is raised here.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
@@ -22,6 +22,7 @@ def each_on_every_core(
     item), advance(1) after each in the items' order; the results in that order."""
     results: list[Result] = []
     workers = min(len(items), os.cpu_count() or 1)
+    outcomes: Iterator[Result]
     if workers <= 1:
         outcomes = map(work, items)
         pool = None

@@ -90,8 +90,8 @@ def _render_one(piece: PieceDef, cache: Path) -> None:
 
 def _cropped(path: Path) -> Image.Image | None:
     try:
-        with Image.open(path) as image:
-            image = image.convert("RGBA")
+        with Image.open(path) as stored:
+            image = stored.convert("RGBA")
     except (OSError, SyntaxError, ValueError):  # a damaged cache entry: the silhouette stands in
         return None
     box = image.getbbox()

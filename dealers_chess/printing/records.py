@@ -7,15 +7,15 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
-try:
+if sys.platform != "win32":
     import fcntl
-except ImportError:  # Windows: msvcrt locks a byte of the lock file instead
-    fcntl = None
+else:  # Windows: msvcrt locks a byte of the lock file instead
     import msvcrt
 
 from dealers_chess.engine.errors import RecordError
@@ -68,7 +68,9 @@ def reserve_record(path: str | Path) -> Path:
     try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
     except FileExistsError:
-        raise RecordError(f"{path}: already exists; continue that game with --resume {path}, or save to another file") from None
+        raise RecordError(
+            f"{path}: already exists; continue that game with --resume {path}, or save to another file"
+        ) from None
     except OSError as error:
         raise RecordError(f"{path}: cannot be created ({error.strerror})") from None
     return path
@@ -145,7 +147,9 @@ def lock_record(record: str | Path, holder: str) -> RecordLock:
         if not _try_lock(handle):
             owner = _read_all(handle).strip() or "another dealer session"
             os.close(handle)
-            raise RecordError(f"{record}: in use by {owner}; finish or stop that session first, or save to another file")
+            raise RecordError(
+                f"{record}: in use by {owner}; finish or stop that session first, or save to another file"
+            )
         if _same_file(handle, path):
             os.ftruncate(handle, 0)
             os.lseek(handle, 0, os.SEEK_SET)
@@ -164,7 +168,7 @@ def _open_lock_file(path: Path, record: Path) -> int:
 
 def _try_lock(handle: int) -> bool:
     try:
-        if fcntl is not None:
+        if sys.platform != "win32":
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         else:
             os.lseek(handle, 1 << 20, os.SEEK_SET)  # a byte past the text, which stays readable
@@ -228,7 +232,8 @@ class Saver:
 
 def start_saver(session: Session, save_file: str | None, resumed: Path | None, holder: str = "dealer",
                 held: RecordLock | None = None) -> Saver:
-    """The autosave, holding its record: --save FILE (a new file), else the resumed record, else a new file under build/games.
+    """The autosave, holding its record: --save FILE (a new file), else the resumed record, else a new file
+    under build/games.
 
     `held` is the resumed record's lock when the caller took it before reading the record.
     """
@@ -258,8 +263,8 @@ def open_game(resume_file: str | None, save_file: str | None, holder: str,
 
     A record another running session holds is refused (RecordError) before anything is read or written.
     """
-    existing = resume_file is not None and Path(resume_file).is_file()  # else reading it says what is wrong
-    held = lock_record(resume_file, holder) if existing else None
+    # a record that is not there is not locked: reading it says what is wrong
+    held = lock_record(resume_file, holder) if resume_file is not None and Path(resume_file).is_file() else None
     try:
         session, resumed = open_session()
         return session, start_saver(session, save_file, resumed, holder, held)

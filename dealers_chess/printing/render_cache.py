@@ -19,9 +19,10 @@ from dealers_chess.printing.files import out_path, write_atomic
 
 GEOMETRY_VERSION = "pieces3d-8"  # bump when the model or renderer changes what a picture looks like
 CACHE_FOLDER = "render-cache"
+DEFAULT_VIEW = View()  # render_piece's three-quarter view
 
 
-def render_key(piece: PieceDef, width_px: int, colour: str, square_mm: float, view: View = View()) -> str:
+def render_key(piece: PieceDef, width_px: int, colour: str, square_mm: float, view: View = DEFAULT_VIEW) -> str:
     """A short hash of everything the picture depends on."""
     definition = {
         "version": GEOMETRY_VERSION, "group": piece.group.value, "code": piece.code, "betza": piece.betza,

@@ -33,7 +33,8 @@ RULE_RING = 0.28  # a named rule's ring depth as a share of the base radius
 FAMILY_RING = 0.18  # the rings of ranged, bent and hopping movers
 OVERLAP_MM = 0.2  # the upper part of a stem of two sections starts this far inside the lower
 PLINTH_SQUARES = 0.05  # the plinth a pawn that may step back stands on: its foot, and so the piece, is taller
-RIBBED_COLLAR_REACH = 0.93  # on a piece with direction ribs, collars reach this share of the base radius (the ribs stand proud)
+# on a piece with direction ribs, collars reach this share of the base radius (the ribs stand proud)
+RIBBED_COLLAR_REACH = 0.93
 ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.13, Angle.OBLIQUE: 0.06}  # a lone collar's place, of the stem
 
 
@@ -193,10 +194,10 @@ def section_outline(section: Section) -> list[tuple[float, float]]:
                       for a, reach in corners])  # a short corner between two long ones does not show
     rounding = CORNER_ROUNDING if section.rounded else 0.0
     normals = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):  # outward normal of each edge
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True):  # outward normal of each edge
         length = math.hypot(x1 - x0, y1 - y0)
         normals.append(math.atan2(-(x1 - x0) / length, (y1 - y0) / length))
-    outline = []
+    outline: list[tuple[float, float]] = []
     for i, (x, y) in enumerate(points):
         before, after = normals[i - 1], normals[i]
         turn = (after - before) % (2 * math.pi)
@@ -229,7 +230,7 @@ def flat_share(section: Section) -> float:
     """How close to the axis the stem's cross-section comes, as a share of its farthest corner's distance."""
     points = section_outline(section)
     return min(abs(x0 * y1 - x1 * y0) / max(1e-12, math.hypot(x1 - x0, y1 - y0))
-               for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+               for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
 
 
 def stem_flat_share(family: Family, spec: ShapeSpec | None) -> float:
@@ -288,7 +289,7 @@ def _beads(family: Family, spec: ShapeSpec | None) -> list:
     beads += [(FAMILY_RINGS_AT[0] + 0.05 * index, (frozenset({Angle.DIAGONAL}),), FAMILY_RING)
               for index in range(family.rings)]
     if spec:
-        for at, kinds in zip(COLLARS_AT, spec.collars):
+        for at, kinds in zip(COLLARS_AT, spec.collars, strict=True):
             for modality, shift in MODALITY_SHIFT.items():
                 angles = frozenset(angle for angle, mode in kinds if mode is modality)
                 if angles:
@@ -324,7 +325,7 @@ def _profile(size: BodySize, share: float, placed: list, spec: ShapeSpec | None)
 
 def _radius_at(profile: list[tuple[float, float]], z: float) -> float:
     """The profile's radius at height z (on its outer edge)."""
-    for (r0, z0), (r1, z1) in zip(profile[1:], profile[2:]):
+    for (r0, z0), (r1, z1) in zip(profile[1:], profile[2:], strict=False):
         if z0 <= z <= z1 and z1 > z0:
             return r0 + (r1 - r0) * (z - z0) / (z1 - z0)
     raise ValueError(z)
@@ -348,15 +349,15 @@ def _placed(beads: list, bottom: float, top: float, base_radius: float) -> list[
     if need > high - low:
         shrink = (high - low) / need
         outlines = [_collar(kinds, depth * base_radius * shrink) for _, (kinds,), depth in beads]
-    starts = []
-    for (at, _, _), outline in zip(beads, outlines):
+    starts: list[float] = []
+    for at, _, _ in beads:
         starts.append(max(bottom + span * at, starts[-1] + gap if starts else low,
                           (starts[-1] + outlines[len(starts) - 1][-1][1] + gap) if starts else low))
     ceiling = high
     for index in range(len(starts) - 1, -1, -1):
         starts[index] = min(starts[index], ceiling - outlines[index][-1][1])
         ceiling = starts[index] - gap
-    return list(zip(starts, outlines))
+    return list(zip(starts, outlines, strict=True))
 
 
 def _collar(kinds: frozenset[Angle], depth: float) -> list[tuple[float, float]]:

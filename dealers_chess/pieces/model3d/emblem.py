@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypedDict
 
 from dealers_chess.pieces.movement import Hop, Mode, Movement, Path
 
@@ -69,6 +70,16 @@ class Emblem:
         return max([2.0] + [math.hypot(x, y) for x, y in points])
 
 
+class _RimSlides(TypedDict):
+    """The unlimited slides from one start one way: what the plain and the hopping ones may do on arrival,
+    whether all are first-move only, whether any is a grasshopper's."""
+
+    plain: set[Mode]
+    hop: set[Mode]
+    initial: bool
+    g: bool
+
+
 def shape_of(modes: frozenset[Mode]) -> Shape:
     """The marker shape for what a move may do on arrival."""
     moves = Mode.MOVE in modes
@@ -81,7 +92,7 @@ def shape_of(modes: frozenset[Mode]) -> Shape:
 def emblem_of(movement: Movement) -> Emblem:
     """The emblem of a movement: markers, slide bars and thin path lines."""
     cells: dict[tuple[int, int], dict[bool, set[Mode]]] = {}
-    rim: dict[tuple[Point, Point], dict[str, object]] = {}
+    rim: dict[tuple[Point, Point], _RimSlides] = {}
     bars: list[Bar] = []
     lines: list[tuple[Point, ...]] = []
 
@@ -102,7 +113,7 @@ def emblem_of(movement: Movement) -> Emblem:
         elif final.max_steps is None:
             entry = rim.setdefault((start, final.vector), {"plain": set(), "hop": set(), "initial": True, "g": False})
             entry["g"] = entry["g"] or path.hop is Hop.GRASSHOPPER
-            entry["hop" if path.hop is not Hop.NONE else "plain"].update(path.modes)  # type: ignore[union-attr]
+            (entry["hop"] if path.hop is not Hop.NONE else entry["plain"]).update(path.modes)
             entry["initial"] = entry["initial"] and path.initial
         else:
             end = (start[0] + final.vector[0] * final.max_steps, start[1] + final.vector[1] * final.max_steps)
@@ -126,16 +137,14 @@ def _walk_first_legs(path: Path) -> tuple[tuple[int, int], list[Point]]:
     return position, route
 
 
-def _rim_bar(key: tuple[Point, Point], entry: dict[str, object]) -> Bar:
+def _rim_bar(key: tuple[Point, Point], entry: _RimSlides) -> Bar:
     start, direction = key
-    plain: set[Mode] = entry["plain"]  # type: ignore[assignment]
-    hop: set[Mode] = entry["hop"]  # type: ignore[assignment]
+    plain, hop = entry["plain"], entry["hop"]
     if not hop:
-        return Bar(start, direction, end_shape=_shape_unless_dot(plain), small=bool(entry["initial"]))
+        return Bar(start, direction, end_shape=_shape_unless_dot(plain), small=entry["initial"])
     return Bar(
         start, direction, gap=True, thin_before_gap=not plain, end_shape=_shape_unless_dot(hop),
-        gap_shape=_shape_unless_dot(plain) if plain else None, small=bool(entry["initial"]),
-        lands_behind=bool(entry["g"]),
+        gap_shape=_shape_unless_dot(plain) if plain else None, small=entry["initial"], lands_behind=entry["g"],
     )
 
 

@@ -43,10 +43,13 @@ ADVANCE = 1.3  # letter pitch as a fraction of the letter's width
 
 def glyph_polylines(letter: str) -> list[list[tuple[float, float]]]:
     """The polylines of one capital letter in grid units (x 0..4, y 0..6)."""
-    return [
-        [tuple(float(c) for c in point.split(",")) for point in line.split()]  # type: ignore[misc]
-        for line in GLYPHS[letter].split("|")
-    ]
+    return [[_grid_point(point) for point in line.split()] for line in GLYPHS[letter].split("|")]
+
+
+def _grid_point(text: str) -> tuple[float, float]:
+    """'x,y' as a point."""
+    x, y = text.split(",")
+    return (float(x), float(y))
 
 
 def text_width_mm(text: str, height_mm: float, stroke_mm: float) -> float:
@@ -75,7 +78,7 @@ def stroke_polygons(points: list[tuple[float, float]], width_mm: float) -> list[
     """A polyline as rectangles with octagonal joints, each polygon counter-clockwise."""
     half = width_mm / 2
     polygons = [octagon(x, y, half) for x, y in points]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         length = math.hypot(x1 - x0, y1 - y0)
         if length == 0:
             continue
@@ -86,7 +89,8 @@ def stroke_polygons(points: list[tuple[float, float]], width_mm: float) -> list[
 
 def octagon(x: float, y: float, radius: float) -> list[tuple[float, float]]:
     """A regular octagon around (x, y) with corners on the circle of the radius, counter-clockwise."""
-    return [(x + radius * math.cos(a), y + radius * math.sin(a)) for a in (math.pi / 8 + k * math.pi / 4 for k in range(8))]
+    return [(x + radius * math.cos(a), y + radius * math.sin(a))
+            for a in (math.pi / 8 + k * math.pi / 4 for k in range(8))]
 
 
 def _letter_width(height_mm: float, stroke_mm: float) -> float:

@@ -37,7 +37,8 @@ FINIAL_HEIGHT_MM = {"horse": 21.6, "mitre": 14.6, "ball": 6.5, "cross": 11.0}
 PLATE_MM = 2.4  # fins and ribs, at 50 mm squares
 FIN_REACH = 0.3  # how far knight fins stand out from the stem, as a share of the base radius
 RIB_INSET_MM = 0.3  # how far inside the foot's edge a rib stands
-RIB_TOP, MOVE_RIB_TOP = 0.85, 0.5  # how far up the stem a rib reaches (a share of it): a way a piece moves and captures, a way it only moves
+# how far up the stem a rib reaches (a share of it): a way a piece moves and captures, a way it only moves
+RIB_TOP, MOVE_RIB_TOP = 0.85, 0.5
 RIMS = {  # width, height at 50 mm squares, cuts, V-shaped cuts (else square)
     Rim.CROWN: (1.6, 3.5, 6, True), Rim.TOWER: (2.4, 4.0, 6, False), Rim.CORONET: (1.6, 3.0, 10, True),
     Rim.BAND: (1.2, 1.6, 0, False), Rim.POINTS: (1.2, 5.0, 8, True), Rim.BATTLEMENT: (1.2, 3.0, 8, False),
@@ -94,7 +95,9 @@ def _square_cut(top_face: float, height: float, inner: float, outer: float, angl
 
 
 def _turned(radius: float, tangent: float, z: float, angle: float) -> tuple[float, float, float]:
-    return (radius * math.cos(angle) - tangent * math.sin(angle), radius * math.sin(angle) + tangent * math.cos(angle), z)
+    x = radius * math.cos(angle) - tangent * math.sin(angle)
+    y = radius * math.sin(angle) + tangent * math.cos(angle)
+    return (x, y, z)
 
 
 def finial_names(spec: ShapeSpec) -> list[str]:
@@ -163,7 +166,8 @@ def plates(size: BodySize, spec: ShapeSpec, stem_radius, square_mm: float, core_
     out = []
     if spec.fins:
         low = size.foot_top + 0.45 * (size.flare_bottom - size.foot_top)
-        r_in = min(size.waist_radius, core_radius) - 0.6  # inside the stem all the way up (no loop between fin and stem)
+        # inside the stem all the way up (no loop between fin and stem)
+        r_in = min(size.waist_radius, core_radius) - 0.6
         r_out = stem_radius(low) + FIN_REACH * size.base_radius
         high = size.flare_bottom + (r_out + 0.5 - size.waist_radius) / MAX_FLARE
         outline = [(r_in, low), (r_out, low + (r_out - r_in) / MAX_FLARE), (r_out, high), (r_in, high)]

@@ -77,6 +77,8 @@ class ModelOptions:
     weight_pocket: bool = True
 
 
+DEFAULT_OPTIONS = ModelOptions()  # 50 mm squares, with the weight pocket
+
 class Part(Enum):
     """A separately coloured part of a piece (a multi-colour print gives each its own filament)."""
 
@@ -143,7 +145,7 @@ def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     return 2 * size.base_radius, tallest
 
 
-def build_piece(piece: PieceDef, options: ModelOptions = ModelOptions()) -> PieceModel:
+def build_piece(piece: PieceDef, options: ModelOptions = DEFAULT_OPTIONS) -> PieceModel:
     """Build the printable solid of one catalogue piece; raise ModelError if it cannot print."""
     return _build_cached(piece.id, piece.group, piece.code, piece.movement, shape_of(piece), options)
 
@@ -154,7 +156,8 @@ def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: Mod
     emblem = emblem_of(movement)
     size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
     family = family_of(movement)
-    if spec.horse and _finial_scale(spec, emblem, layout, options.square_mm) < MIN_FINIAL_SCALE * options.square_mm / 50:
+    smallest_head = MIN_FINIAL_SCALE * options.square_mm / 50
+    if spec.horse and _finial_scale(spec, emblem, layout, options.square_mm) < smallest_head:
         spec = without_horse(spec, group is Group.ROYAL)
         size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
     for nudge in NUDGES:  # symbols that happen to touch at a single point: shift the grid a hair
@@ -162,8 +165,8 @@ def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: Mod
                           options, spec)
         if not _has_pinches(model.solid):
             return model
-    raise ModelError(f"piece {piece_id!r}: the diagram's symbols touch at single points at --square-mm {options.square_mm:g}; "
-                     "try a slightly different square size")
+    raise ModelError(f"piece {piece_id!r}: the diagram's symbols touch at single points at "
+                     f"--square-mm {options.square_mm:g}; try a slightly different square size")
 
 
 def _has_pinches(solid: Manifold) -> bool:
@@ -182,7 +185,9 @@ def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: fl
     return max(0.05, min(square_mm / 50, room / FINIAL_RADIUS_MM[names[0]]))
 
 
-def _head(size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float, family: Family) -> list[Manifold]:
+def _head(
+    size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float, family: Family
+) -> list[Manifold]:
     """Rim, finial and stem plates."""
     parts = [*rim(size, spec.rim, square_mm)]
     scale = _finial_scale(spec, emblem, layout, square_mm)
@@ -232,7 +237,9 @@ def _assemble(piece_id, code, emblem, size, layout, family, options, spec) -> Pi
     return PieceModel(piece_id, solid, parts, size, family, layout, pocket, spec)
 
 
-def _parts(shape: list[Manifold], relief: Manifold, letters: CrossSection, cuts: list[Manifold]) -> dict[Part, Manifold]:
+def _parts(
+    shape: list[Manifold], relief: Manifold, letters: CrossSection, cuts: list[Manifold]
+) -> dict[Part, Manifold]:
     """The solid's parts, built from the same operands: the relief and code floor as they are, the body
     with room for both. Operands never share a face, so no boolean leaves slivers (manifold3d evaluates
     these lazily: the STL path never pays for them)."""
@@ -247,7 +254,8 @@ def _parts(shape: list[Manifold], relief: Manifold, letters: CrossSection, cuts:
 def _check_square(square_mm: float, piece_id: str) -> None:
     if not MIN_SQUARE_MM <= square_mm <= MAX_SQUARE_MM:
         raise ModelError(
-            f"piece {piece_id!r}: square size {square_mm:g} mm is not allowed; use {MIN_SQUARE_MM:g} to {MAX_SQUARE_MM:g} mm"
+            f"piece {piece_id!r}: square size {square_mm:g} mm is not allowed; "
+            f"use {MIN_SQUARE_MM:g} to {MAX_SQUARE_MM:g} mm"
         )
 
 
@@ -267,7 +275,9 @@ def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = 
     return size.top_radius - edge
 
 
-def _fit_emblem(piece_id: str, group: Group, emblem: Emblem, square_mm: float, spec: ShapeSpec) -> tuple[BodySize, Layout]:
+def _fit_emblem(
+    piece_id: str, group: Group, emblem: Emblem, square_mm: float, spec: ShapeSpec
+) -> tuple[BodySize, Layout]:
     """Size the grid to the emblem's reach; widen the top disc up to the base if the pitch is too fine."""
     size = body_size(group, square_mm, spec=spec)
     layout = Layout.fit(emblem.reach, usable_radius(size, spec.rim, square_mm))
@@ -367,6 +377,6 @@ def identity_signature(piece: PieceDef) -> tuple:
 
 
 __all__ = [
-    "ModelError", "ModelOptions", "Part", "PieceModel", "build_piece", "mesh_arrays", "size_limits", "identity_signature",
-    "PROPORTIONS", "MAX_FLARE", "MIN_PITCH_MM",
+    "ModelError", "ModelOptions", "Part", "PieceModel", "build_piece", "mesh_arrays", "size_limits",
+    "identity_signature", "PROPORTIONS", "MAX_FLARE", "MIN_PITCH_MM",
 ]

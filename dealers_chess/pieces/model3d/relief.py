@@ -65,11 +65,12 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     for line in emblem.lines:
         points = [layout.mm(p) for p in line]
         solids.extend(_polyline(points, layout.line_mm))
-        segments.extend((a, b, layout.line_mm / 2) for a, b in zip(points, points[1:]))
+        segments.extend((a, b, layout.line_mm / 2) for a, b in zip(points, points[1:], strict=False))
     bar_starts = {bar.start for bar in emblem.bars}
     for marker in emblem.markers:
         # a step a bent slide starts from gets a dot clearly wider than its bars
-        grow = 1.0 if marker.cell not in bar_starts else min(layout.pitch_mm - GAP_MM, 1.8 * layout.bar_mm) / layout.marker_mm
+        grow = (1.0 if marker.cell not in bar_starts
+                else min(layout.pitch_mm - GAP_MM, 1.8 * layout.bar_mm) / layout.marker_mm)
         centre = layout.mm(marker.cell)
         _marker(centre, marker.shape, marker.small, layout, solids, holes, max(1.0, grow), _room(centre, segments))
     raised = CrossSection(solids) if solids else CrossSection()
@@ -176,7 +177,8 @@ def _bar(bar: Bar, layout: Layout, solids: list, holes: list, segments: list) ->
         solids.extend(_polyline([start, before], layout.line_mm if bar.thin_before_gap else width))
         solids.extend(_polyline([after, end], width))
         if bar.gap_shape is not None:
-            at = max(0.0, middle - gap / 2 - 0.4 * layout.marker_mm) / length  # overlap the bar end, never just touch it
+            # overlap the bar end, never just touch it
+            at = max(0.0, middle - gap / 2 - 0.4 * layout.marker_mm) / length
             _marker(_along(start, end, at), bar.gap_shape, False, layout, solids, holes)
     end_shape = bar.end_shape or (Shape.DOT if bar.lands_behind else None)
     if end_shape is not None and bar.end is None:
@@ -210,7 +212,7 @@ def _polyline(points: list[Point], width: float) -> list[list[Point]]:
     """Rectangles along a polyline with round joints, counter-clockwise."""
     half = width / 2
     polygons = [_circle(x, y, half) for x, y in points[1:-1]]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         length = math.hypot(x1 - x0, y1 - y0)
         if length < 1e-9:
             continue

@@ -75,14 +75,19 @@ class ShapeSpec:
     ball: bool = False  # the queen's ball inside the coronet
     cross: bool = False  # the king's cross inside the crown
     fins: bool = False  # knight fins on the upper stem
-    fin_vectors: tuple[tuple[int, int], ...] = FOUR_FINS  # where the fins point: the knight leaps, four for a full knight
-    collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())  # by distance 1, 2, 3+
+    # where the fins point: the knight leaps, four for a full knight
+    fin_vectors: tuple[tuple[int, int], ...] = FOUR_FINS
+    # by distance 1, 2, 3+
+    collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())
     rule_rings: tuple[float, ...] = ()  # positions of the named rules' rings
-    ribs: tuple[tuple[tuple[int, int], Modality], ...] = ()  # a directional piece's compass directions, with what it may do there
+    # a directional piece's compass directions, with what it may do there
+    ribs: tuple[tuple[tuple[int, int], Modality], ...] = ()
     thick: bool = False  # a tower's straight, thick stem
     plinth: bool = False  # a pawn that may step back stands on a tall foot
-    corners: tuple[tuple[float, float], ...] = ()  # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
-    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())  # the lower and upper stem's corners (_stem_parts)
+    # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
+    corners: tuple[tuple[float, float], ...] = ()
+    # the lower and upper stem's corners (_stem_parts)
+    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())
     top_offset_squares: float = 0.0
     waist_share: float = WAIST_SHARE + 2 * WAIST_STEP  # the stem's waist radius as a share of the base radius
 
@@ -267,7 +272,8 @@ def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
         for leg in path.legs:
             direction = ((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
             kinds.setdefault(direction, set()).add(modality_of(path))
-    ribs = {direction: _together(modes) for direction, modes in kinds.items() if _together(modes) is not Modality.CAPTURE}
+    ribs = {direction: _together(modes) for direction, modes in kinds.items()
+            if _together(modes) is not Modality.CAPTURE}
     if {(-dy, dx): modality for (dx, dy), modality in ribs.items()} == ribs:
         return ()
     return tuple(sorted(ribs.items()))

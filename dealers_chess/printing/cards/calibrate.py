@@ -11,6 +11,7 @@ second reading. Coarse ruler: 1 mm ticks on the front, one arrow on the back, fo
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -147,12 +148,18 @@ def _wrapped(steps: tuple[tuple[str, str, str], ...], width_pt: float) -> list[L
     lines: list[Line] = []
     for number, text, command in steps:
         indent = 14.0 if number else 0.0
-        body = wrap(text, Font.REGULAR, TEXT_PT, lambda i: width_pt - indent) or [text]
-        lines += [Line(f"{number} {body[0]}" if number else body[0]), *(Line(part, indent_pt=indent) for part in body[1:])]
+        body = wrap(text, Font.REGULAR, TEXT_PT, _every_line(width_pt - indent)) or [text]
+        lines += [Line(f"{number} {body[0]}" if number else body[0]),
+                  *(Line(part, indent_pt=indent) for part in body[1:])]
         if command:
-            parts = wrap(command, Font.BOLD, TEXT_PT, lambda i: width_pt - 2 * indent) or [command]
+            parts = wrap(command, Font.BOLD, TEXT_PT, _every_line(width_pt - 2 * indent)) or [command]
             lines += [Line(part, Font.BOLD, 2 * indent if i else indent) for i, part in enumerate(parts)]
     return lines
+
+
+def _every_line(width_pt: float) -> Callable[[int], float]:
+    """A wrap width, the same for every line."""
+    return lambda _line: width_pt
 
 
 def _steps(sheet: Sheet, profile: str) -> tuple[tuple[str, str, str], ...]:
@@ -160,7 +167,7 @@ def _steps(sheet: Sheet, profile: str) -> tuple[tuple[str, str, str], ...]:
     edge = sheet.duplex.value
     options = f"--profile {profile} --duplex {edge} --back-offset X,Y"
     orientation = "portrait" if sheet.portrait else "landscape"
-    steps = (
+    steps: tuple[tuple[str, str, str], ...] = (
         ("1.", f"Print both pages double-sided, flipping on the {edge} edge, at 100 % ('Actual size', "
                "never 'Fit to page').", ""),
         ("2.", "The square must measure 50 mm each way; if it does not, turn the printer's scaling off.", ""),

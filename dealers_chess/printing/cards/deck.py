@@ -41,7 +41,8 @@ class Card:
     def drawing(self, picture_aspect: float | None = None) -> Drawing:
         """The card's face, its picture slot shaped to the picture's width/height (None: the silhouette's)."""
         if self.kind is CardKind.FACE:
-            return card_face(self.info, picture_aspect)  # type: ignore[arg-type]
+            assert self.info is not None, "a face card carries its piece's FaceInfo (build_deck)"
+            return card_face(self.info, picture_aspect)
         if self.kind is CardKind.LEGEND:
             return legend_card()
         return blank_face(self.group)
@@ -66,7 +67,8 @@ def build_deck(
     cards: list[Card] = []
     spare: dict[str, tuple[int, int]] = {}  # group -> (write-in cards so far, faces)
     for group in GROUP_ORDER:
-        faces = [Card(CardKind.FACE, group, face_info(catalogue, p, set_hint)) for p in pieces if p.group.value == group]
+        faces = [Card(CardKind.FACE, group, face_info(catalogue, p, set_hint))
+                 for p in pieces if p.group.value == group]
         if not faces:
             continue
         count = blanks + (-(len(faces) + blanks) % per_sheet if per_sheet > 1 else 0)

@@ -25,7 +25,7 @@ from dealers_chess.printing.cards.pdfs import (
     write_interleaved,
 )
 from dealers_chess.printing.cards.png import png_bytes
-from dealers_chess.printing.cards.sheets import DEFAULT_PROFILE, Duplex, load_profile
+from dealers_chess.printing.cards.sheets import DEFAULT_PROFILE, Duplex, Profile, load_profile
 from dealers_chess.printing.cards.svg import svg_text
 from dealers_chess.printing.files import file_stem, out_path, write_atomic
 from dealers_chess.printing.pictures import (
@@ -88,7 +88,7 @@ class DeckRequest:
         return "-".join(parts)
 
 
-def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], object]:
+def deck_cards(catalogue: Catalogue, request: DeckRequest) -> tuple[list[Card], Profile]:
     """The deck's cards and its profile."""
     profile = load_profile(request.profile)
     pieces = select_pieces(catalogue, request.sets, request.games, request.groups, request.piece_ids)
@@ -152,7 +152,9 @@ def print_calibration(profile_name: str, duplex: Duplex, offset_mm: tuple[float,
     cards/calibration-PROFILE.pdf for another (portrait and landscape pages read their axes differently)."""
     profile = load_profile(profile_name)
     if min(profile.page_width_pt, profile.page_height_pt) < 500:
-        raise DealerError(f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card")
+        raise DealerError(
+            f"profile {profile.name!r}: the calibration sheet needs a full sheet of paper, not a single card"
+        )
     suffix = "" if profile_name == DEFAULT_PROFILE else "-" + file_stem(profile.name, "profile")
     path = out_path(out_dir, "cards", f"calibration{suffix}.pdf")
     return write_calibration(profile, duplex, offset_mm, path, profile_name)
@@ -207,7 +209,8 @@ def print_diagram(catalogue: Catalogue, piece_id: str, fmt: Format, out_dir: Pat
         path = out_path(out_dir, "cards", f"{piece.id}-card{'-bleed' if bleed else ''}.{fmt.value}")
         margin = BLEED_PT if bleed else 0.0
         return write_drawing(card_drawing(catalogue, piece.id, source), fmt, path, dpi, margin, pictures=source)
-    return write_drawing(diagram_drawing(catalogue, piece.id), fmt, out_path(out_dir, "cards", f"{piece.id}-diagram.{fmt.value}"), dpi)
+    drawing = diagram_drawing(catalogue, piece.id)
+    return write_drawing(drawing, fmt, out_path(out_dir, "cards", f"{piece.id}-diagram.{fmt.value}"), dpi)
 
 
 def deck_pages(catalogue: Catalogue, request: DeckRequest, layout: BackLayout | None = None) -> int:

@@ -82,19 +82,20 @@ class PdfPainter:
         c.restoreState()
 
     def _item(self, item: Item) -> None:
-        kind = type(item)
-        if kind is Group:
-            self._group(item)  # type: ignore[arg-type]
-        elif kind is Rect:
-            self._shape(item.style, lambda fill, stroke: self.canvas.rect(item.x, item.y, item.width, item.height, stroke, fill))
-        elif kind is Circle:
+        if isinstance(item, Group):
+            self._group(item)
+        elif isinstance(item, Rect):
+            self._shape(
+                item.style, lambda fill, stroke: self.canvas.rect(item.x, item.y, item.width, item.height, stroke, fill)
+            )
+        elif isinstance(item, Circle):
             self._shape(item.style, lambda fill, stroke: self.canvas.circle(item.cx, item.cy, item.r, stroke, fill))
-        elif kind is Poly:
-            self._poly(item)  # type: ignore[arg-type]
-        elif kind is Text:
-            self._text(item)  # type: ignore[arg-type]
-        elif kind is Picture:
-            self._picture(item)  # type: ignore[arg-type]
+        elif isinstance(item, Poly):
+            self._poly(item)
+        elif isinstance(item, Text):
+            self._text(item)
+        elif isinstance(item, Picture):
+            self._picture(item)
 
     def _group(self, group: Group) -> None:
         c = self.canvas
@@ -123,18 +124,18 @@ class PdfPainter:
 
     def _shape(self, style: Style, paint: Callable[[int, int], None]) -> None:
         c = self.canvas
-        fill = style.fill is not None
-        stroke = style.stroke is not None and style.width_pt > 0
-        if not (fill or stroke):
+        fill = style.fill
+        stroke = style.stroke if style.width_pt > 0 else None
+        if fill is None and stroke is None:
             return
-        if fill:
-            c.setFillColorRGB(*style.fill)  # type: ignore[misc]
-        if stroke:
-            c.setStrokeColorRGB(*style.stroke)  # type: ignore[misc]
+        if fill is not None:
+            c.setFillColorRGB(*fill)
+        if stroke is not None:
+            c.setStrokeColorRGB(*stroke)
             c.setLineWidth(style.width_pt)
             c.setDash(list(style.dash_pt) if style.dash_pt else [])
             c.setLineCap(1 if style.round_caps else 0)
-        paint(int(fill), int(stroke))
+        paint(int(fill is not None), int(stroke is not None))
 
     def _poly(self, poly: Poly) -> None:
         def paint(fill: int, stroke: int) -> None:

@@ -8,7 +8,20 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from dealers_chess.cards.primitives import Align, Circle, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
+from dealers_chess.cards.primitives import (
+    Align,
+    Circle,
+    Color,
+    Drawing,
+    Font,
+    Group,
+    Item,
+    Picture,
+    Poly,
+    Rect,
+    Style,
+    Text,
+)
 from dealers_chess.cards.text import font_path
 from dealers_chess.printing.pictures import PictureSource
 
@@ -20,8 +33,9 @@ def _font(font: Font, size_px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_path(font), size_px)
 
 
-def _rgb(color) -> tuple[int, int, int]:
-    return tuple(round(c * 255) for c in color)  # type: ignore[return-value]
+def _rgb(color: Color) -> tuple[int, int, int]:
+    red, green, blue = (round(c * 255) for c in color)
+    return (red, green, blue)
 
 
 class PngPainter:
@@ -50,7 +64,8 @@ class PngPainter:
 
     def _shape(self, item: Item, dx: float, dy: float, s: float) -> None:
         if isinstance(item, Rect):
-            (x0, y1), (x1, y0) = self._xy(item.x, item.y, dx, dy, s), self._xy(item.x + item.width, item.y + item.height, dx, dy, s)
+            x0, y1 = self._xy(item.x, item.y, dx, dy, s)
+            x1, y0 = self._xy(item.x + item.width, item.y + item.height, dx, dy, s)
             self.draw.rectangle((x0, y0, x1, y1), **self._paint(item.style, s))
         elif isinstance(item, Circle):
             cx, cy = self._xy(item.cx, item.cy, dx, dy, s)
@@ -85,7 +100,7 @@ class PngPainter:
 
     def _dots(self, points, gap_px: float, width: int, color) -> None:
         r = width / 2
-        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
             length = math.hypot(x1 - x0, y1 - y0)
             for i in range(int(length / gap_px) + 1):
                 t = i * gap_px / length if length else 0
@@ -101,7 +116,8 @@ class PngPainter:
         x1, y0 = self._xy(picture.x + picture.width, picture.y + picture.height, dx, dy, s)
         box_w, box_h = round(x1 - x0), round(y1 - y0)
         scale = min(box_w / image.width, box_h / image.height)
-        fitted = image.convert("RGBA").resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.LANCZOS)
+        fitted_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        fitted = image.convert("RGBA").resize(fitted_size, Image.Resampling.LANCZOS)
         at = (round(x0 + (box_w - fitted.width) / 2), round(y0 + (box_h - fitted.height) / 2))
         self.image.paste(fitted, at, fitted)
 
@@ -113,12 +129,14 @@ def png_bytes(drawing: Drawing, dpi: int = 300, margin_pt: float = 0.0, pictures
     """The drawing as PNG bytes at dpi, with margin_pt of white (or bleed art) round it."""
     painter = PngPainter(drawing, dpi * SUPERSAMPLE, margin_pt, pictures)
     painter.paint(drawing.items, 0.0, 0.0, 1.0)
-    size = (round((drawing.width_pt + 2 * margin_pt) * dpi / 72), round((drawing.height_pt + 2 * margin_pt) * dpi / 72))
+    size = (round((drawing.width_pt + 2 * margin_pt) * dpi / 72),
+            round((drawing.height_pt + 2 * margin_pt) * dpi / 72))
     drawn = painter.image
     if drawn.size == (SUPERSAMPLE * size[0], SUPERSAMPLE * size[1]):
-        image = drawn.reduce(SUPERSAMPLE)  # the mean of each 2x2 block: the anti-aliasing, ten times faster than LANCZOS
+        # the mean of each 2x2 block: the anti-aliasing, ten times faster than LANCZOS
+        image = drawn.reduce(SUPERSAMPLE)
     else:
-        image = drawn.resize(size, Image.LANCZOS)
+        image = drawn.resize(size, Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=6)
     return buffer.getvalue()

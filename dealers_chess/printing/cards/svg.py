@@ -7,7 +7,7 @@ import io
 
 import svgwrite
 
-from dealers_chess.cards.primitives import Circle, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
+from dealers_chess.cards.primitives import Circle, Color, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
 from dealers_chess.printing.pictures import PictureSource
 
 FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
@@ -15,8 +15,9 @@ WEIGHT = {Font.REGULAR: ("normal", "normal"), Font.BOLD: ("bold", "normal"),
           Font.ITALIC: ("normal", "italic"), Font.BOLD_ITALIC: ("bold", "italic")}
 
 
-def _rgb(color) -> str:
-    return "#%02x%02x%02x" % tuple(round(c * 255) for c in color)
+def _rgb(color: Color) -> str:
+    red, green, blue = (round(c * 255) for c in color)
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def _style(style: Style) -> dict:

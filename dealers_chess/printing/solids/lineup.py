@@ -39,9 +39,16 @@ def lineup_order(pieces: Sequence[PieceDef]) -> list[PieceDef]:
     return sorted(unique, key=lambda p: (GROUP_ORDER[p.group], -piece_value(p), p.name))
 
 
-def army_lineups(catalogue: Catalogue, game: str | None = None, deal_file: str | Path | None = None) -> dict[str, list[PieceDef]]:
+def army_lineups(
+    catalogue: Catalogue, game: str | None = None, deal_file: str | Path | None = None,
+) -> dict[str, list[PieceDef]]:
     """Each side's pieces in line-up order: a game's starting army, or the pieces a saved deal sets on the board."""
-    armies = deal_board_pieces(deal_file, catalogue) if deal_file else army_pieces(game, catalogue)
+    if deal_file:
+        armies = deal_board_pieces(deal_file, catalogue)
+    elif game is not None:
+        armies = army_pieces(game, catalogue)
+    else:
+        raise LineupError("a line-up of armies needs a game or a saved deal")
     return {side: lineup_order(armies[side]) for side in SIDES}
 
 
@@ -59,12 +66,15 @@ def deal_board_pieces(path: str | Path, catalogue: Catalogue) -> dict[str, list[
 
 def lineup_image(rows: Sequence[tuple[str, Sequence[PieceDef]]], px_per_mm: float, square_mm: float) -> Image.Image:
     """One row per (colour, pieces), stacked, on the colour's backdrop, at one scale."""
-    for colour, pieces in rows:
+    for _, pieces in rows:
         if not pieces:
             raise LineupError("a line-up needs at least one piece")
         if len(pieces) > MAX_PIECES:
-            raise LineupError(f"a line-up of {len(pieces)} pieces is too long; draw at most {MAX_PIECES} in one picture")
-    pictures = [(colour, Image.fromarray(render_lineup(pieces, px_per_mm, colour, square_mm))) for colour, pieces in rows]
+            raise LineupError(
+                f"a line-up of {len(pieces)} pieces is too long; draw at most {MAX_PIECES} in one picture"
+            )
+    pictures = [(colour, Image.fromarray(render_lineup(pieces, px_per_mm, colour, square_mm)))
+                for colour, pieces in rows]
     pad = max(4, round(MARGIN * max(p.height for _, p in pictures)))
     width = max(p.width for _, p in pictures) + 2 * pad
     sheet = Image.new("RGBA", (width, sum(p.height + 2 * pad for _, p in pictures)))

@@ -7,7 +7,7 @@ from enum import Enum
 from pathlib import Path
 
 from dealers_chess.pieces.catalogue import PieceDef
-from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.pieces.model3d.model import DEFAULT_OPTIONS, ModelOptions, PieceModel, build_piece
 from dealers_chess.printing.files import out_path
 from dealers_chess.printing.solids.stl import write_piece_stl
 
@@ -27,11 +27,12 @@ class PieceFormat(Enum):
 
 
 def write_piece_files(
-    pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     file_format: PieceFormat = PieceFormat.STL, progress: Callable[[PieceDef], None] | None = None,
 ) -> list[Path]:
     """Build and write one file per piece, named by id, in the format given into out_dir; return the paths."""
-    write = write_piece_stl
+    # the STL writer returns its one check, the 3MF writers one per part: unused here
+    write: Callable[[str | Path, PieceModel], object] = write_piece_stl
     if file_format is PieceFormat.THREEMF:
         from dealers_chess.printing.solids.threemf import (
             write_piece_3mf as write,  # trimesh and lxml load only for a 3MF
@@ -50,7 +51,7 @@ def write_piece_files(
 
 
 def write_piece_stls(
-    pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    pieces: Iterable[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     progress: Callable[[PieceDef], None] | None = None,
 ) -> list[Path]:
     """Build and write one STL per piece, named by id, into out_dir; return the paths."""

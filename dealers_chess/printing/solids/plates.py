@@ -20,7 +20,7 @@ from dealers_chess.engine.dealing.deal_file import read_deal_file
 from dealers_chess.engine.game import load_game
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.pieces.errors import DealerError
-from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.pieces.model3d.model import DEFAULT_OPTIONS, ModelOptions, build_piece
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
@@ -136,7 +136,7 @@ def plan_by_swap(
 
 
 def write_plates(
-    pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
     progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
     one_colour: bool = False,
@@ -200,17 +200,17 @@ def plate_listing(
     if weights:
         fdm = load_fdm_settings()
         lines += textwrap.wrap(
-            f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} perimeters, "
-            f"{fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom layers of "
-            f"{fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
+            f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} "
+            f"perimeters, {fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom "
+            f"layers of {fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
     lines.append("")
     for plate in plates:
         count = len(plate.placements)
         lines.append(f"{plate.file_name}: {count} piece{'' if count == 1 else 's'}{_swap_text(plate, swaps or {})}")
         for p in plate.placements:
             weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
-            lines.append(
-                f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  ({p.diameter_mm:.1f} mm base{weight})")
+            lines.append(f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  "
+                         f"({p.diameter_mm:.1f} mm base{weight})")
         lines.append("")
     return "\n".join(lines)
 
@@ -267,7 +267,7 @@ def army_pieces(game_id: str, catalogue: Catalogue) -> dict[str, list[PieceDef]]
 
 
 def write_side_plates(
-    armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = ModelOptions(),
+    armies: dict[str, list[PieceDef]], what: str, out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
     progress: Callable[[Plate], None] | None = None, max_per_plate: int | None = None, one_colour: bool = False,
 ) -> list[Path]:

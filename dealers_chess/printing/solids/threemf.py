@@ -31,7 +31,8 @@ class ThreemfError(DealerError):
 
 
 def write_piece_3mf(path: str | Path, model: PieceModel) -> dict[str, MeshCheck]:
-    """Write one piece as a 3MF atomically; validate every part as read back, raise ThreemfError if one is not a solid."""
+    """Write one piece as a 3MF atomically; validate every part as read back, raise ThreemfError if one is not
+    a solid."""
     meshes = {part.value: trimesh.Trimesh(*mesh_arrays(solid), process=False) for part, solid in model.parts.items()}
     return _write_checked(Path(path), model, _scene(model.piece_id, meshes).export(file_type="3mf"), _read_back)
 
@@ -75,14 +76,16 @@ def write_piece_prusa_3mf(path: str | Path, model: PieceModel) -> dict[str, Mesh
         faces.append(np.asarray(part_faces) + first_vertex)
         first_vertex, first_face = first_vertex + len(part_vertices), first_face + len(part_faces)
     mesh = trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
-    data = _with_prusa_config(mesh.export(file_type="3mf"), model.piece_id, ranges)
+    exported = mesh.export(file_type="3mf")
+    assert isinstance(exported, bytes), "trimesh exports a 3MF as the bytes of its zip archive"
+    data = _with_prusa_config(exported, model.piece_id, ranges)
     return _write_checked(Path(path), model, data, _read_back_prusa)
 
 
 def _mesh_object_id(archive: zipfile.ZipFile) -> str:
     """The id of the one mesh object in the archive's model file."""
     root = ElementTree.fromstring(archive.read("3D/3dmodel.model"))
-    ids = [obj.get("id") for obj in root.iter(f"{_CORE}object") if obj.find(f"{_CORE}mesh") is not None]
+    ids = [_attribute(obj, "id") for obj in root.iter(f"{_CORE}object") if obj.find(f"{_CORE}mesh") is not None]
     if len(ids) != 1:
         raise ThreemfError(f"expected one mesh object in the 3MF, found {len(ids)}")
     return ids[0]
@@ -113,19 +116,30 @@ def prusa_part_ranges(path: str | Path) -> dict[str, tuple[int, int, int]]:
         config = ElementTree.fromstring(archive.read(PRUSA_MODEL_CONFIG))
     found = {}
     for volume in config.iter("volume"):
-        meta = {m.get("key"): m.get("value") for m in volume.iter("metadata")}
-        found[meta["name"]] = (int(volume.get("firstid")), int(volume.get("lastid")), int(meta["extruder"]))
+        meta = {_attribute(m, "key"): _attribute(m, "value") for m in volume.iter("metadata")}
+        first, last = int(_attribute(volume, "firstid")), int(_attribute(volume, "lastid"))
+        found[meta["name"]] = (first, last, int(meta["extruder"]))
     return found
+
+
+def _attribute(element: ElementTree.Element, name: str) -> str:
+    """An attribute the 3MF's XML always gives this element; ThreemfError if it is missing."""
+    value = element.get(name)
+    if value is None:
+        raise ThreemfError(f"a <{element.tag}> element in the 3MF has no {name!r} attribute")
+    return value
 
 
 def _read_back_prusa(path: Path, what: str, bodies: dict[str, int]) -> dict[str, MeshCheck]:
     """Load the mesh as any 3MF reader would, cut it at the config's triangle ranges and check each part."""
     mesh = trimesh.load(io.BytesIO(path.read_bytes()), file_type="3mf", process=False, force="mesh")
+    assert isinstance(mesh, trimesh.Trimesh), "force='mesh' loads the 3MF as one mesh"
     ranges = prusa_part_ranges(path)
     if sorted(ranges) != sorted(bodies):
         raise ThreemfError(f"{what}: parts {sorted(ranges)} read back where {sorted(bodies)} written")
     spans = sorted((first, last) for first, last, _ in ranges.values())
-    if spans[0][0] != 0 or spans[-1][1] != len(mesh.faces) - 1 or any(a[1] + 1 != b[0] for a, b in zip(spans, spans[1:])):
+    if (spans[0][0] != 0 or spans[-1][1] != len(mesh.faces) - 1
+            or any(a[1] + 1 != b[0] for a, b in zip(spans, spans[1:], strict=False))):
         raise ThreemfError(f"{what}: part ranges {spans} do not cover the {len(mesh.faces)} triangles once each")
     checks = {}
     for name, (first, last, _) in ranges.items():
@@ -140,6 +154,7 @@ def _read_back_prusa(path: Path, what: str, bodies: dict[str, int]) -> dict[str,
 def _read_back(path: Path, what: str, bodies: dict[str, int]) -> dict[str, MeshCheck]:
     """Load the 3MF as a slicer would and check each part is a closed solid with the bodies expected."""
     scene = trimesh.load(io.BytesIO(path.read_bytes()), file_type="3mf", process=False)
+    assert isinstance(scene, trimesh.Scene), "trimesh loads a 3MF as a scene"
     if sorted(scene.geometry) != sorted(bodies):
         raise ThreemfError(f"{what}: parts {sorted(scene.geometry)} read back where {sorted(bodies)} written")
     checks = {}
