@@ -55,6 +55,7 @@ def analyse_command(game, deal_file, fen, moves, seconds, depth, as_json, catalo
 def _score(info: Info) -> str:
     if info.mate_in is not None:
         return "checkmated" if info.mate_in == 0 else (f"mate in {info.mate_in}" if info.mate_in > 0 else f"mated in {-info.mate_in}")
+    assert info.score_cp is not None  # a completed iteration has a score or a mate
     return f"{info.score_cp / 100:+.2f}"
 
 

@@ -142,4 +142,5 @@ def _open_session(game: str | None, deal_file: str | None, fen: str | None, resu
         from dealers_chess.engine.dealing.deal_file import read_deal_file
 
         return Session.from_deal(read_deal_file(deal_file), fen, catalogue, control, TIME_SOURCE), None
+    assert game is not None  # exactly one of GAME and --deal, checked above
     return Session.new(game, fen, catalogue, control, TIME_SOURCE), None

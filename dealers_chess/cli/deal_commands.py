@@ -66,8 +66,8 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
             choices[side] = Choice(parse_rows(rows) if rows else None, parse_rows(pawns)[0] if pawns else None)
     if interactive:
         choices = {side: _ask(the_deal, side, catalogue) for side in ("white", "black")}
-    game = DealtGame(the_deal, *(arrange(the_deal, side, catalogue, choices.get(side)) for side in ("white", "black")),
-                     big_deck=big_deck)
+    white, black = (arrange(the_deal, side, catalogue, choices.get(side)) for side in ("white", "black"))
+    game = DealtGame(the_deal, white, black, big_deck=big_deck)
     data = deal_json(game, catalogue, starting_fen(game, catalogue))
     if save:
         click.echo(f"deal saved to {write_atomic(save, json.dumps(data, indent=2) + chr(10))}", err=as_json)

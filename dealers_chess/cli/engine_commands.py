@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
@@ -53,7 +54,7 @@ def perft_command(game, deal_file, fen, moves, depth, per_move, battle, catalogu
 
 def _progress(moves):
     """Root moves under a progress bar on stderr (long perft runs)."""
-    with click.progressbar(moves, label="perft", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(moves, label="perft", file=sys.stderr) as bar:
         yield from bar
 
 

@@ -96,6 +96,7 @@ def _start(game: str | None, deal_file: str | None, catalogue: Catalogue):
 
         deal = read_deal_file(deal_file)
         return parse_fen(deal.fen, load_game(deal.game), catalogue), f"dealers-seed-{deal.seed}"
+    assert game is not None  # exactly one of GAME and --deal, checked above
     found = load_game(game)
     return parse_fen(found.start, found, catalogue), found.id
 

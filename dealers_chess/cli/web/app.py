@@ -96,7 +96,9 @@ class Table:
     def _think(self, position, seen: int, clock_left: float | None) -> None:
         """The computer's search, off the lock; its move is played only if nothing changed meanwhile."""
         session = self.session
-        move = session.computer.choose(position, self._stop_thinking, clock_left)
+        computer = session.computer
+        assert computer is not None  # started only when computer_due, which needs a computer
+        move = computer.choose(position, self._stop_thinking, clock_left)
         with self.lock:
             self._thinker = None
             if self._stop_thinking.is_set():
