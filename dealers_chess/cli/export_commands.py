@@ -49,7 +49,8 @@ def _source(names: tuple[str, ...], deal_file: str | None, pieces: bool) -> tupl
         return None, names
     if deal_file:
         if names:
-            raise click.UsageError(f"name a game ({names[0]!r}) or give --deal FILE, not both: the deal file names its game")
+            raise click.UsageError(f"name a game ({names[0]!r}) or give --deal FILE, not both: "
+                                   "the deal file names its game")
         return None, ()
     if len(names) != 1:
         raise click.UsageError("name one game (e.g. chess, dealers-8x8), or give --deal FILE, or --piece ID [ID ...]")
