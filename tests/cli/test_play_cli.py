@@ -25,13 +25,9 @@ from dealers_chess.engine.rules import play as play_move
 from dealers_chess.engine.session.session import Session
 from tests.positions import start_of
 
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 GAMES = sorted(builtin_games())
 DEALER = [sys.executable, "-m", "dealers_chess"]
-
-
-@pytest.fixture(autouse=True)
-def in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
 
 
 def play(*args: str, script: str = ""):

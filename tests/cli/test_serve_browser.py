@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import signal
 import subprocess
-import sys
 import threading
 from collections import defaultdict
 from functools import partial
@@ -20,85 +17,13 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # the test extra is not installed
-    sync_playwright = None
+from tests.cli.browser import DEALER, NEEDS_CHROMIUM, SCREENSHOTS, Server, open_board, wait_for_moves
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    sync_playwright is None or CHROMIUM is None,
-    reason="needs Chromium and Playwright: apt-get install -y chromium; pip install -e '.[test]'")
-# *.attacker.test resolves to this computer: a hostile site, or a DNS-rebinding one, on the same machine
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--host-resolver-rules=MAP *.attacker.test 127.0.0.1"]
-DEALER = [sys.executable, "-m", "dealers_chess"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+pytestmark = NEEDS_CHROMIUM
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 # `dealer deal --seed 5`: a line that ends in Black's checkmate (found by random play, checked by the referee)
 MATE_LINE = "c2c4 f8e6 a1b3 d7e5 b3d3 h8g6 g2g5 e6f8 d3c3 g6f4".split()
 SQUARE = re.compile(r"[a-p]\d{1,2}")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    opened.on("console", lambda message: problems.append(message.text) if "Content Security Policy" in message.text else None)
-    yield opened
-    context.close()
-    assert problems == [], f"the page's script failed: {problems}"
-
-
-class Server:
-    """A `dealer serve` process on a free port; its URL and the record it saves to."""
-
-    def __init__(self, folder: Path, *args: str) -> None:
-        self.folder, self.args = folder, args
-        self.start(*args)
-
-    def start(self, *args: str) -> None:
-        self.process = subprocess.Popen([*DEALER, "serve", *args, "--port", "0"], cwd=self.folder, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        timer = threading.Timer(30, self.process.kill)
-        timer.start()
-        lines = [self.process.stdout.readline(), self.process.stdout.readline()]
-        timer.cancel()
-        assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
-        self.url = lines[1].split()[1]
-        self.origin = self.url.partition("/?")[0]
-        self.key = self.url.partition("?key=")[2]
-        self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        self.process.stdout.close()
-        self.process.stderr.close()
-
-
-@pytest.fixture()
-def serve(tmp_path):
-    servers: list[Server] = []
-
-    def start(*args: str) -> Server:
-        servers.append(Server(tmp_path, *args))
-        return servers[-1]
-    yield start
-    for server in servers:
-        if server.process.poll() is None:
-            server.kill()
 
 
 def dealer(folder: Path, *args: str) -> str:
@@ -113,10 +38,6 @@ def targets(page) -> set[str]:
     return set(page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => n.dataset.target)"))
 
 
-def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function("n => document.querySelectorAll('#move-list .san').length === n", arg=count)
-
-
 def board_codes(page) -> dict[str, str]:
     return dict(page.eval_on_selector_all(
         "[data-square]", "nodes => nodes.filter(n => n.querySelector('.token'))"
@@ -128,11 +49,6 @@ def square_centres(page) -> dict[str, tuple[float, float]]:
     return {square: (x, y) for square, x, y in page.eval_on_selector_all(
         "[data-square]", "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
         " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
-
-
-def open_board(page, server: Server) -> None:
-    page.goto(server.url)
-    page.wait_for_selector("[data-square]")
 
 
 def play_line(page, moves: list[str], already: int = 0) -> None:
@@ -183,6 +99,7 @@ def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, pa
         # no targets or the wrong ones, so the assertion below still fails.
         centres = square_centres(page)
         shown: set[str] = set()
+        selected = ""  # the square whose targets are shown (none yet: shown is empty)
         for square in occupied:
             if square in shown:  # tapping a highlighted square would play the move: put the piece down first
                 page.mouse.click(*centres[selected])
