@@ -104,7 +104,7 @@ def test_a_deal_lists_each_piece_once_with_its_catalogue_betza_and_squares(tmp_p
     on_board = _squares_from_fen(deal["fen"], board.files)
     assert {code for code, _ in on_board} <= set(pieces)
     readings = {"N0": "NN", "(1,4)": "FX"}  # the diagram's spellings of the same moves (engine/exports/diagram.py)
-    for code, (name, _, betza, _, squares) in pieces.items():
+    for code, (_name, _, betza, _, squares) in pieces.items():
         piece = BY_CODE[code]
         expected = piece.betza
         for ours, theirs in readings.items():

@@ -50,7 +50,7 @@ def test_a_changed_move_is_reported_as_corrupted(tmp_path):
     damaged = head + "\n\n" + moves.replace(first, "Qh5", 1)
     with pytest.raises(RecordError, match="corrupted"):
         parse_record(damaged, "game.pgn")
-    no_checksum = "\n".join(l for l in damaged.splitlines() if not l.startswith("[Checksum"))
+    no_checksum = "\n".join(line for line in damaged.splitlines() if not line.startswith("[Checksum"))
     with pytest.raises(RecordError, match="line"):
         parse_record(no_checksum, "game.pgn")
 

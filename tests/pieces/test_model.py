@@ -50,7 +50,7 @@ def _check_written(path, piece, square_mm: float) -> None:
 def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(tmp_path, square_mm):
     paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm))
     assert len(paths) == len(ALL) == 87
-    for piece, path in zip(ALL, paths):
+    for piece, path in zip(ALL, paths, strict=True):
         assert path.name == f"{piece.id}.stl"
         _check_written(path, piece, square_mm)
 
@@ -59,7 +59,7 @@ def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_
 @pytest.mark.parametrize("square_mm", [50.0, 40.0])
 def test_every_piece_with_a_weight_pocket_is_still_one_closed_solid(tmp_path, square_mm):
     paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm, weight_pocket=True))
-    for piece, path in zip(ALL, paths):
+    for piece, path in zip(ALL, paths, strict=True):
         _check_written(path, piece, square_mm)
 
 

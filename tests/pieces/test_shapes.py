@@ -162,8 +162,8 @@ def silhouettes(model) -> tuple[CrossSection, CrossSection]:
 
 def unshared(a, b) -> float:
     """The share of the two silhouettes' union (both views together) that only one piece covers."""
-    union = sum((x + y).area() for x, y in zip(a, b))
-    common = sum((x ^ y).area() for x, y in zip(a, b))
+    union = sum((x + y).area() for x, y in zip(a, b, strict=True))
+    common = sum((x ^ y).area() for x, y in zip(a, b, strict=True))
     return (union - common) / union
 
 

@@ -68,7 +68,7 @@ def _check_every_piece_card_picture(path: Path) -> None:
     cards, profile = deck_cards(CATALOGUE, DeckRequest())
     with pdfplumber.open(path) as pdf:
         assert sum(len(page.images) for page in pdf.pages) == 71
-        for page, deck_page in zip(pdf.pages, pages_of(cards, profile)):
+        for page, deck_page in zip(pdf.pages, pages_of(cards, profile), strict=True):
             pictures = {(int(i["x0"] // CELL_W), int(i["top"] // CELL_H)): i for i in page.images}
             words = page.extract_words()  # once a page, not once a card
             for index, card in enumerate(deck_page):

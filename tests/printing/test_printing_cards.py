@@ -256,7 +256,7 @@ def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_eac
     xs = sorted(ln["x0"] for ln in front)
     assert len(xs) == len(FINE_STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
     expected = [
-        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS)
+        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS, strict=True)
     ]
     assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
 

@@ -47,7 +47,7 @@ def test_prusaslicer_slices_one_piece_of_each_group_without_supports_or_warnings
     layers = [float(z) for z in re.findall(r"^;Z:([\d.]+)$", gcode, re.MULTILINE)]
     height = build_piece(CATALOGUE.get(piece_id)).solid.bounding_box()[5]
     assert layers and max(layers) == pytest.approx(height, abs=0.35)  # sliced to the top, no layer lost
-    assert all(0 < b - a <= 0.35 + 1e-6 for a, b in zip(layers, layers[1:]))  # no empty layer skipped
+    assert all(0 < b - a <= 0.35 + 1e-6 for a, b in zip(layers, layers[1:], strict=False))  # no empty layer skipped
 
 
 @pytest.fixture(scope="module")

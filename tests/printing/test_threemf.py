@@ -45,7 +45,7 @@ def written(tmp_path_factory) -> dict[str, tuple[trimesh.Scene, trimesh.Trimesh,
     stls = write_piece_files(pieces, folder, file_format=PieceFormat.STL)
     return {
         piece.id: (trimesh.load(threemf), trimesh.load(stl), str(threemf))
-        for piece, threemf, stl in zip(pieces, threemfs, stls)
+        for piece, threemf, stl in zip(pieces, threemfs, stls, strict=True)
     }
 
 
