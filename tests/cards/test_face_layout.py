@@ -53,7 +53,8 @@ def test_every_catalogue_piece_has_a_picture_at_least_one_inch_tall_beside_a_fix
         picture = _picture(face)
         assert picture is not None, piece.id
         assert max(picture.width, picture.height) >= ONE_INCH_PT, piece.id
-        assert picture.x + picture.width == pytest.approx(RIGHT) and picture.y + picture.height == pytest.approx(BODY_TOP_PT)
+        assert picture.x + picture.width == pytest.approx(RIGHT)
+        assert picture.y + picture.height == pytest.approx(BODY_TOP_PT)
         lines = _rules_lines(face)
         assert lines and len({line.size_pt for line in lines}) == 1, piece.id
         for line in lines:  # every line starts at the column and ends before the picture

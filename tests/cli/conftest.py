@@ -27,7 +27,8 @@ def page(browser):
     opened = context.new_page()
     problems: list[str] = []
     opened.on("pageerror", lambda error: problems.append(str(error)))
-    opened.on("console", lambda message: problems.append(message.text) if "Content Security Policy" in message.text else None)
+    opened.on("console", lambda message: problems.append(message.text)
+              if "Content Security Policy" in message.text else None)
     yield opened
     context.close()
     assert problems == [], f"the page's script failed: {problems}"

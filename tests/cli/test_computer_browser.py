@@ -1,4 +1,5 @@
-"""`dealer serve --computer black` in Chromium: the page says the computer thinks, then shows its move; undo takes the pair."""
+"""`dealer serve --computer black` in Chromium: the page says the computer thinks, then shows its move; undo takes
+the pair."""
 
 from __future__ import annotations
 

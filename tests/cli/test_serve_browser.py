@@ -41,7 +41,8 @@ def targets(page) -> set[str]:
 def board_codes(page) -> dict[str, str]:
     return dict(page.eval_on_selector_all(
         "[data-square]", "nodes => nodes.filter(n => n.querySelector('.token'))"
-        ".map(n => [n.dataset.square, n.querySelector('.token').classList[1] + ' ' + n.querySelector('text:last-child').textContent])"))
+        ".map(n => [n.dataset.square, n.querySelector('.token').classList[1] + ' '"
+        " + n.querySelector('text:last-child').textContent])"))
 
 
 def square_centres(page) -> dict[str, tuple[float, float]]:
@@ -92,7 +93,8 @@ def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, pa
         for row in listed["moves"]:
             frm, to = SQUARE.findall(row["move"])[:2]
             expected[frm].add(to)
-        occupied = page.eval_on_selector_all("[data-piece]", "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
+        occupied = page.eval_on_selector_all("[data-piece]",
+                                             "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
         assert len(occupied) >= 48
         # Real mouse clicks at the squares' centres, measured once: page.click's per-click waits for a stable
         # element cost about 0.1 s each here, 17 s over the ~110 taps. A click the board does not receive shows
@@ -127,7 +129,8 @@ def test_promotion_dialog_then_undo(serve, page):
     page.hover("#choice-options button[data-key=MI]")
     assert page.get_attribute("#choice-card", "src") == "/card/minister.svg"
     page.wait_for_function("() => document.getElementById('choice-card').naturalWidth > 0")  # the card is served
-    assert page.get_attribute("#choice-card", "alt") == "the card of MI: Minister (shared extra: the other side loses it too)"
+    assert (page.get_attribute("#choice-card", "alt")
+            == "the card of MI: Minister (shared extra: the other side loses it too)")
     page.screenshot(path=str(SCREENSHOTS / "promotion-dialog.png"))
     page.click("#choice-options button[data-key=MI]")
     wait_for_moves(page, 1)
@@ -193,7 +196,8 @@ def test_free_castling_dialog(serve, page):
     assert page.get_attribute("[data-target=g1]", "data-kind") == "castle"
     tap(page, "f1")
     page.wait_for_selector("#choice[open]")
-    assert page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")[:2] == ["move", "h1"]
+    keys = page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")
+    assert keys[:2] == ["move", "h1"]
     assert not page.is_visible("#choice-card")  # no piece to preview when castling
     page.click("#choice-options button[data-key=h1]")
     wait_for_moves(page, 1)
@@ -220,7 +224,8 @@ def test_battle_move_steps_are_marked_drawn_as_arrows_and_the_bar_stays_in_view(
     tap(page, "e9")
     tap(page, "e8")
     assert page.inner_text("#battle-steps") == "d9d8 & e9e8"
-    arrows = page.eval_on_selector_all(".battle-step", "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
+    arrows = page.eval_on_selector_all(".battle-step",
+                                       "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
     assert arrows == [["d9d8", "url(#arrowhead)"], ["e9e8", "url(#arrowhead)"]]
     assert page.locator("#arrowhead path").count() == 1
     bar = page.locator("#battle-play").bounding_box()
@@ -294,7 +299,8 @@ def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     square = page.locator("[data-square=a1]").bounding_box()
     assert square["width"] >= 28  # a square is still a finger's width
-    labels = page.eval_on_selector_all(".label-strip text", "nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect().height])")
+    labels = page.eval_on_selector_all(".label-strip text",
+                                       "nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect().height])")
     assert [text for text, _ in labels] == list("abcdefghijkl") + [str(rank) for rank in range(12, 0, -1)]
     assert min(height for _, height in labels) >= 10  # the coordinates beside the board, readable (inside: about 5 px)
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12.png"), full_page=True)
@@ -400,7 +406,8 @@ def test_a_dns_rebinding_site_gets_nothing(serve, page, browser):
     for path in ("/api/state", "/static/board.js", "/card/knight.svg"):
         status = page.evaluate("path => fetch(path).then(r => r.status)", path)
         assert status == 421
-    posted = page.evaluate("""() => fetch('/api/command', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    posted = page.evaluate("""() => fetch('/api/command', {method: 'POST',
+                               headers: {'Content-Type': 'application/json'},
                                body: JSON.stringify({command: 'resign', version: 0})}).then(r => r.status)""")
     assert posted == 421
     open_board(page, server)
@@ -449,7 +456,8 @@ def test_on_a_phone_the_card_opens_over_the_board_away_from_the_piece(serve, bro
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enlarged.png"))
     page.tap("#card-close")
     assert page.is_hidden("#card") and targets(page) == set()
-    page.tap("[data-square=f11]")  # a Black piece, top half: the card opens over the lower half, and says whose turn it is
+    # a Black piece, top half: the card opens over the lower half, and says whose turn it is
+    page.tap("[data-square=f11]")
     page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
     card, square = page.locator("#card").bounding_box(), page.locator("[data-square=f11]").bounding_box()
     assert card["y"] > square["y"] + square["height"] and overlap(board, card) > 0.25 * board["width"] * board["height"]

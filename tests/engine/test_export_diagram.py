@@ -162,7 +162,8 @@ def test_errors_are_one_line(args, status, words):
 
 def test_a_piece_name_with_a_colon_is_refused(tmp_path):
     mine = tmp_path / "mine.toml"
-    mine.write_text('[[piece]]\nid = "odd"\nname = "Odd: One"\ngroup = "piece"\ncode = "ODD"\nbetza = "W"\ntext = "x"\n')
+    mine.write_text('[[piece]]\nid = "odd"\nname = "Odd: One"\ngroup = "piece"\ncode = "ODD"\nbetza = "W"\n'
+                    'text = "x"\n')
     result = CliRunner().invoke(cli, ["export", "diagram", "--piece", "odd", "--catalogue", str(mine)])
     assert result.exit_code == 1
     assert "piece 'odd'" in result.output and "':'" in result.output

@@ -103,7 +103,8 @@ def test_emblem_markers_match_the_engine_on_an_empty_board(piece):
     assert set(markers) == moves | captures | first
     for cell, marker in markers.items():
         if cell in moves | captures:
-            expected = Shape.DOT if cell in moves and cell in captures else Shape.RING if cell in moves else Shape.SQUARE
+            expected = (Shape.DOT if cell in moves and cell in captures
+                        else Shape.RING if cell in moves else Shape.SQUARE)
             assert (marker.shape, marker.small) == (expected, False), cell
         else:
             assert marker.small, cell
@@ -225,7 +226,8 @@ def _movement_of(terms):
     from dealers_chess.pieces.errors import BetzaError
 
     betza = "".join(
-        initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms
+        initial + mode + direction + atom + (rng if atom in "WFDA" else "")
+        for initial, mode, direction, atom, rng in terms
     )
     try:
         return betza, parse_movement(betza)

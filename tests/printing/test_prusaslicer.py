@@ -70,7 +70,8 @@ def sliced_at_fdm_settings(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("piece_id", ONE_OF_EACH_GROUP)
-def test_the_weight_estimate_is_within_10_percent_of_prusaslicers_own_at_the_same_settings(sliced_at_fdm_settings, piece_id):
+def test_the_weight_estimate_is_within_10_percent_of_prusaslicers_own_at_the_same_settings(sliced_at_fdm_settings,
+                                                                                           piece_id):
     gcode = sliced_at_fdm_settings(piece_id)
     sliced_cm3 = float(re.search(r"^; filament used \[cm3\] = ([\d.]+)$", gcode, re.MULTILINE)[1])
     estimate = piece_weight(build_piece(CATALOGUE.get(piece_id)))
