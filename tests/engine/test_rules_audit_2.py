@@ -41,7 +41,8 @@ def texts(data):
 
 # --- 1: the Patient Pawn's opening capture is an attack -------------------------------------------
 
-def test_1_a_royal_may_not_step_into_the_patient_pawns_opening_capture():
+def test_1_a_royal_may_not_step_into_the_patient_pawns_opening_capture(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # dealer play saves its record under build/games here, not in the repository
     fen = "8/8/8/8/8/2k5/4(PP)3/4K3 b - - 0 1"
     assert "c3d4" not in texts(listed("dealers-8x8", fen))
     played = dealer("play", "dealers-8x8", "--fen", fen, stdin="c3d4\ne2d4\n")
@@ -84,7 +85,8 @@ def test_2_identical_shared_extras_are_taken_one_copy_at_a_time():
     assert own_copy.endswith("hand=RR(ab)rr shared=RR")  # a captured copy is used first
 
 
-def test_2_the_session_labels_each_copy_as_it_is_used():
+def test_2_the_session_labels_each_copy_as_it_is_used(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # dealer play saves its record under build/games here, not in the repository
     played = dealer("play", "dealers-12x12", "--fen", TWO_ROOKS.replace("RR(ab)", "RRR(AB)"),
                     stdin="d11d12\nR\nl12l11\ne11e12\nR\n")
     out = played.output
