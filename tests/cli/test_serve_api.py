@@ -196,7 +196,8 @@ def test_serve_refuses_a_busy_port_and_says_who_can_connect():
     assert _announcement("127.0.0.1", access, ()) == [
         f"open http://127.0.0.1:{port}/?key={access.key} in a browser; only this computer can open it "
         "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
-    result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn"])
+    # --port 0: the command listens before it reads its arguments, and the default port may be taken
+    result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn", "--port", "0"])
     assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
 
 
