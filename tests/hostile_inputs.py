@@ -36,7 +36,8 @@ def _piece(betza: str, piece_id: str = "fuzz", extra: str = "") -> str:
 
 
 def _profile(key: str, value: str) -> str:
-    lines = (Path(__file__).parent.parent / "dealers_chess" / "assets" / "profiles" / "pod.toml").read_text().splitlines()
+    pod = Path(__file__).parent.parent / "dealers_chess" / "assets" / "profiles" / "pod.toml"
+    lines = pod.read_text().splitlines()
     return "\n".join(f"{key} = {value}" if line.startswith(f"{key} =") else line for line in lines) + "\n"
 
 
@@ -119,18 +120,22 @@ def make_devices(folder: Path) -> bool:
 
 
 def _xbetza_rows() -> list[Row]:
-    rows = [Row(f"xbetza-{name}", ("piece", "fuzz", "--json", "--catalogue", f"fuzz/cli/{name}.toml"), "piece 'fuzz': betza: ")
+    rows = [Row(f"xbetza-{name}", ("piece", "fuzz", "--json", "--catalogue", f"fuzz/cli/{name}.toml"),
+                "piece 'fuzz': betza: ")
             for name in XBETZA]
     return rows + [
-        Row("catalogue-aaaQ", ("catalogue", "--catalogue", "fuzz/cli/b312.toml"), "more than 256 paths", representative=True),
+        Row("catalogue-aaaQ", ("catalogue", "--catalogue", "fuzz/cli/b312.toml"), "more than 256 paths",
+            representative=True),
         Row("moves-unused-21-legs", ("moves", "chess", "--catalogue", "fuzz/cli/b313.toml"), "at most 4 legs"),
     ]
 
 
 def _deal_file_rows() -> list[Row]:
     rows = [Row("moves-deal-deep", ("moves", "--deal", "dealfiles/deep-nesting.json"), "nested too deeply"),
-            Row("cards-deal-deep", ("cards", "--deal", "dealfiles/deep-nesting.json", "--out", "out"), "nested too deeply"),
-            Row("plate-deal-deep", ("plate", "--deal", "dealfiles/deep-nesting.json", "--out", "out"), "nested too deeply")]
+            Row("cards-deal-deep", ("cards", "--deal", "dealfiles/deep-nesting.json", "--out", "out"),
+                "nested too deeply"),
+            Row("plate-deal-deep", ("plate", "--deal", "dealfiles/deep-nesting.json", "--out", "out"),
+                "nested too deeply")]
     fragments = {
         "white-string": "white: expected a table", "royal-list": "white.royal: expected", "dealt-list": "white.dealt:",
         "dealt-pieces-int": "white.dealt.pieces:", "shared-int": "shared: expected a list",
@@ -139,7 +144,8 @@ def _deal_file_rows() -> list[Row]:
     for name, fragment in fragments.items():
         for command in ("cards", "plate"):
             args = (command, "--deal", f"dealfiles/{name}.json", "--out", "out")
-            rows.append(Row(f"{command}-deal-{name}", args + (("--pictures", "silhouette") if command == "cards" else ()),
+            rows.append(Row(f"{command}-deal-{name}",
+                            args + (("--pictures", "silhouette") if command == "cards" else ()),
                             fragment, representative=name == "back-rank-mixed"))
     return rows
 
@@ -147,13 +153,15 @@ def _deal_file_rows() -> list[Row]:
 def _usage_rows() -> list[Row]:
     """Appendix A4: click's usage errors, now one line each (status 2)."""
     cases = [
-        (("deal", "--seed", "1.5"), "--seed"), (("deal", "--seed", ""), "--seed"), (("deal", "--seed", "0x10"), "--seed"),
-        (("deal", "--seed", "9" * 5000), "--seed"), (("deal", "--board", "9x9"), "--board"),
+        (("deal", "--seed", "1.5"), "--seed"), (("deal", "--seed", ""), "--seed"),
+        (("deal", "--seed", "0x10"), "--seed"), (("deal", "--seed", "9" * 5000), "--seed"),
+        (("deal", "--board", "9x9"), "--board"),
         (("deal", "--board", "0x0"), "--board"), (("deal", "--board", "100x100"), "--board"),
         (("deal", "--max-imbalance", "abc"), "--max-imbalance"), (("pieces", "--square-mm", "abc"), "--square-mm"),
         (("diagram", "knight", "--dpi", "abc"), "--dpi"), (("render", "knight", "--width", "31"), "--width"),
         (("render", "knight", "--width", "4001"), "--width"), (("perft", "chess", "--depth", "-1"), "--depth"),
-        (("perft", "chess", "--depth", "13"), "--depth"), (("catalogue", "--group", "nosuch"), "--group: 'nosuch' is not one of"),
+        (("perft", "chess", "--depth", "13"), "--depth"),
+        (("catalogue", "--group", "nosuch"), "--group: 'nosuch' is not one of"),
         (("render", "knight", "--colour", "red"), "--colour"), (("diagram", "knight", "--format", "jpg"), "--format"),
         (("backs", "--duplex", "sideways"), "--duplex"), (("deal", "--bogus"), "No such option"),
     ]
@@ -172,50 +180,65 @@ def _folder_as_file_rows() -> list[Row]:
 
 def _file_as_out_rows() -> list[Row]:
     """A file where the output folder is expected: our own one line, status 1."""
-    commands = [("cards", "--piece", "knight"), ("backs", "--piece", "knight"), ("calibrate",), ("diagram", "knight"),
-                ("kit",), ("pieces", "--piece", "knight"), ("plate", "--piece", "knight"), ("deal", "--sheet")]
+    commands = [("cards", "--piece", "knight"), ("backs", "--piece", "knight"), ("calibrate",),
+                ("diagram", "knight"), ("kit",), ("pieces", "--piece", "knight"), ("plate", "--piece", "knight"),
+                ("deal", "--sheet")]
     return [Row(f"file-as-out-{command[0]}", (*command, "--out", "out-file"), "out-file") for command in commands]
 
 
 ROWS: list[Row] = [
     Row("rank-captures-key-superscript", ("catalogue", "--catalogue", "cat/rank-captures-key-superscript.toml"),
         "rank_captures key", representative=True),
-    Row("rank-captures-key-huge", ("catalogue", "--catalogue", "cat/rank-captures-key-huge.toml"), "rank_captures key"),
-    Row("catalogue-deep-nesting", ("catalogue", "--catalogue", "cat/deep-nesting.toml"), "nested too deeply", representative=True),
-    Row("catalogue-deep-inline-tables", ("catalogue", "--catalogue", "cat/deep-inline-tables.toml"), "nested too deeply"),
+    Row("rank-captures-key-huge", ("catalogue", "--catalogue", "cat/rank-captures-key-huge.toml"),
+        "rank_captures key"),
+    Row("catalogue-deep-nesting", ("catalogue", "--catalogue", "cat/deep-nesting.toml"), "nested too deeply",
+        representative=True),
+    Row("catalogue-deep-inline-tables", ("catalogue", "--catalogue", "cat/deep-inline-tables.toml"),
+        "nested too deeply"),
     Row("catalogue-huge-number", ("catalogue", "--catalogue", "cat/huge-number.toml"), "thousands of digits"),
     Row("catalogue-device", ("catalogue", "--catalogue", "devs/zero"), "is a device", representative=True),
     Row("catalogue-folder", ("catalogue", "--catalogue", "dirs/a-folder"), "is a folder"),
     Row("catalogue-id-newline", ("catalogue", "--catalogue", "cat/id-newline.toml"), "id: expected lowercase"),
-    Row("catalogue-code-newline", ("catalogue", "--catalogue", "cat/code-newline.toml"), "code: expected 1 to 3 capital"),
+    Row("catalogue-code-newline", ("catalogue", "--catalogue", "cat/code-newline.toml"),
+        "code: expected 1 to 3 capital"),
     Row("catalogue-control-name", ("diagram", "ctrl", "--card", "--format", "svg", "--pictures", "silhouette",
-                                   "--catalogue", "cat/control-name.toml", "--out", "out"), "without control characters"),
+                                   "--catalogue", "cat/control-name.toml", "--out", "out"),
+        "without control characters"),
     *_xbetza_rows(),
-    Row("game-pawn-rank-string", ("moves", "games/pawn-rank-string.toml"), "pawn_rank: expected a whole number", representative=True),
+    Row("game-pawn-rank-string", ("moves", "games/pawn-rank-string.toml"), "pawn_rank: expected a whole number",
+        representative=True),
     Row("game-pawn-rank-list", ("moves", "games/pawn-rank-list.toml"), "pawn_rank: expected a whole number"),
     Row("game-pawn-rank-99", ("moves", "games/pawn-rank-99.toml"), "pawn_rank"),
-    Row("game-castling-partners-int", ("moves", "games/castling-partners-int.toml"), "castling_partners: expected a list"),
-    Row("game-promotion-pieces-string", ("moves", "games/promotion-pieces-string.toml"), "promotion_pieces: expected a list"),
+    Row("game-castling-partners-int", ("moves", "games/castling-partners-int.toml"),
+        "castling_partners: expected a list"),
+    Row("game-promotion-pieces-string", ("moves", "games/promotion-pieces-string.toml"),
+        "promotion_pieces: expected a list"),
     *[Row(f"arrange-{name}", ("deal", "--seed", "42", "--arrange", f"deal/arr-{name}.toml"), fragment,
           representative=name == "rows-int")
-      for name, fragment in (("rows-int", "white.rows: expected a list"), ("rows-ints", "white.rows[0]: expected a list"),
-                             ("pawns-int", "white.pawns: expected a list"), ("back-rank-int", "white.back_rank: expected"))],
+      for name, fragment in (("rows-int", "white.rows: expected a list"),
+                             ("rows-ints", "white.rows[0]: expected a list"),
+                             ("pawns-int", "white.pawns: expected a list"),
+                             ("back-rank-int", "white.back_rank: expected"))],
     Row("deck-wrong-type", ("deal", "--seed", "42", "--deck", "deal/deck-wrong-type.toml"), "royals: expected a list",
         representative=True),
-    *[Row(f"profile-{name}", ("cards", "--piece", "knight", "--profile", f"prof/{name}.toml", "--pictures", "silhouette",
-                              "--out", "out"), fragment, representative=name == "nan-width")
+    *[Row(f"profile-{name}", ("cards", "--piece", "knight", "--profile", f"prof/{name}.toml",
+                              "--pictures", "silhouette", "--out", "out"), fragment,
+          representative=name == "nan-width")
       for name, fragment in (("inf-width", "page_width_pt: expected a number <= 14400"),
                              ("nan-card", "card_width_pt: expected a number >= 0"),
                              ("nan-left", "left_pt: expected a number >= 0"),
                              ("nan-width", "page_width_pt: expected a number >= 0"),
                              ("huge-width", "page_width_pt: expected a number <= 14400"))],
-    Row("backs-offset-nan", ("backs", "--piece", "knight", "--back-offset", "nan,nan", "--out", "out"), "at most 20 mm"),
-    Row("calibrate-offset-nan", ("calibrate", "--back-offset", "nan,0", "--out", "out"), "at most 20 mm", representative=True),
-    *_deal_file_rows(),
-    Row("board-5000-digits", ("catalogue", "--board", "9" * 5000 + "x8"), "expected FILESxRANKS", representative=True),
-    Row("board-superscript", ("catalogue", "--board", "8x²"), "expected FILESxRANKS"),
-    Row("plate-copies-100000", ("plate", "--piece", "knight", "--copies", "100000", "--out", "out"), "--copies", status=2,
+    Row("backs-offset-nan", ("backs", "--piece", "knight", "--back-offset", "nan,nan", "--out", "out"),
+        "at most 20 mm"),
+    Row("calibrate-offset-nan", ("calibrate", "--back-offset", "nan,0", "--out", "out"), "at most 20 mm",
         representative=True),
+    *_deal_file_rows(),
+    Row("board-5000-digits", ("catalogue", "--board", "9" * 5000 + "x8"), "expected FILESxRANKS",
+        representative=True),
+    Row("board-superscript", ("catalogue", "--board", "8x²"), "expected FILESxRANKS"),
+    Row("plate-copies-100000", ("plate", "--piece", "knight", "--copies", "100000", "--out", "out"), "--copies",
+        status=2, representative=True),
     Row("plate-spacing-nan", ("plate", "--piece", "knight", "--spacing", "nan", "--out", "out"), "spacing nan mm"),
     Row("plate-spacing-inf", ("plate", "--piece", "knight", "--spacing", "inf", "--out", "out"), "spacing inf mm"),
     Row("max-imbalance-nan", ("deal", "--seed", "1", "--max-imbalance", "nan"), "from 0 to 1000"),
@@ -224,15 +247,18 @@ ROWS: list[Row] = [
     Row("save-device", ("deal", "--seed", "1", "--save", "devs/full"), "is a device, pipe or socket; not replaced",
         representative=True),
     Row("render-device", ("render", "knight", "--width", "64", "--out", "devs/full2"), "is a device, pipe or socket"),
-    Row("save-symlink", ("deal", "--seed", "1", "--save", "links/link.json"), "is a symbolic link", representative=True),
-    Row("save-stdout-symlink", ("deal", "--seed", "1", "--json", "--save", "links/stdout"), "is a symbolic link"),
+    Row("save-symlink", ("deal", "--seed", "1", "--save", "links/link.json"), "is a symbolic link",
+        representative=True),
+    Row("save-stdout-symlink", ("deal", "--seed", "1", "--json", "--save", "links/stdout"),
+        "is a symbolic link"),
     Row("save-folder", ("deal", "--seed", "1", "--save", "dirs/a-folder"), "is a folder"),
     Row("render-out-folder", ("render", "knight", "--out", "dirs/a-folder"), "is a folder"),
     Row("out-is-a-file", ("cards", "--piece", "knight", "--out", "out-file"), "cannot create the folder"),
     Row("escape-abs-set", ("cards", "--set", "esc/abs-set", "--out", "esc/o1", "--pictures", "silhouette",
                            "--catalogue", "cat/evil-sets.toml"), "sets[0]: expected lowercase", representative=True),
-    Row("escape-rel-game", ("backs", "--game", "../../../../rel-game", "--layout", "interleaved", "--pictures", "silhouette",
-                            "--out", "esc/o4/a/b", "--catalogue", "cat/evil-sets.toml"), "sets[0]: expected lowercase"),
+    Row("escape-rel-game", ("backs", "--game", "../../../../rel-game", "--layout", "interleaved",
+                            "--pictures", "silhouette", "--out", "esc/o4/a/b", "--catalogue", "cat/evil-sets.toml"),
+        "sets[0]: expected lowercase"),
     Row("seed-abc", ("deal", "--seed", "abc"), "--seed: 'abc' is not a whole number", status=2, representative=True),
     Row("unknown-command", ("shuffle",), "No such command", status=2),
     *_usage_rows(),
@@ -273,7 +299,8 @@ def run_all(folder: Path, dealer: str) -> list[tuple[Row, int, str, float, list[
 
 
 def _deal_data(dealer: str, folder: Path) -> dict:
-    done = subprocess.run([dealer, "deal", "--seed", "42", "--json"], cwd=folder, capture_output=True, text=True, check=True)
+    done = subprocess.run([dealer, "deal", "--seed", "42", "--json"], cwd=folder, capture_output=True, text=True,
+                          check=True)
     return json.loads(done.stdout)
 
 

@@ -41,25 +41,25 @@ def random_deal(rng: random.Random, files: int) -> Position:
 def spinal_melee(rng: random.Random) -> Position:
     """A Spinal Tap position with Hyenas, Dazzlers, pawns and crabs near each other in the middle."""
     game = load_game("spinal-tap")
+
+    def put(placement: dict[str, tuple[str, str]], piece: str, side: str, files: range, ranks: range) -> None:
+        for _ in range(50):
+            name = "abcdefghijk"[rng.choice(files)] + str(rng.choice(ranks))
+            if name not in placement:
+                placement[name] = (piece, side)
+                return
+
     while True:
         placement: dict[str, tuple[str, str]] = {}
-
-        def put(piece: str, side: str, files: range, ranks: range) -> None:
-            for _ in range(50):
-                name = "abcdefghijk"[rng.choice(files)] + str(rng.choice(ranks))
-                if name not in placement:
-                    placement[name] = (piece, side)
-                    return
-
-        put("king", "white", range(11), range(1, 3))
-        put("king", "black", range(11), range(10, 12))
+        put(placement, "king", "white", range(11), range(1, 3))
+        put(placement, "king", "black", range(11), range(10, 12))
         for side, pawn_ranks in (("white", range(3, 7)), ("black", range(6, 10))):
             for _ in range(rng.randint(3, 7)):
-                put(rng.choice(["spinal-pawn", "spinal-pawn", "crab"]), side, range(11), pawn_ranks)
+                put(placement, rng.choice(["spinal-pawn", "spinal-pawn", "crab"]), side, range(11), pawn_ranks)
             for piece in ["hyena"] * rng.randint(1, 2) + ["dazzler"] * rng.randint(1, 2):
-                put(piece, side, range(2, 9), range(4, 9))
+                put(placement, piece, side, range(2, 9), range(4, 9))
             for _ in range(rng.randint(1, 4)):
-                put(rng.choice(SPINAL_PIECES), side, range(11), range(1, 12))
+                put(placement, rng.choice(SPINAL_PIECES), side, range(11), range(1, 12))
         hands = {side: rng.sample(SPINAL_PIECES[:5], rng.randint(0, 2)) for side in ("white", "black")}
         try:
             return start_position(game, placement, hands=hands)

@@ -152,7 +152,8 @@ def test_each_core_module_imports_only_the_layers_below_it():
 
 
 def test_every_core_module_has_its_layer():
-    core = {name.removeprefix("engine.") for name in project_modules() if room_of(name) == "engine" and name != "engine"}
+    core = {name.removeprefix("engine.") for name in project_modules()
+            if room_of(name) == "engine" and name != "engine"}
     assert core == set(CORE_LAYERS)
 
 
@@ -161,7 +162,8 @@ def test_no_folder_holds_more_than_twenty_modules():
     for path in ROOT.rglob("*.py"):
         if not {".venv", "build", ".git"} & set(path.relative_to(ROOT).parts):
             folders[path.parent] = folders.get(path.parent, 0) + 1
-    crowded = {str(folder.relative_to(ROOT)): count for folder, count in folders.items() if count > MAX_MODULES_PER_FOLDER}
+    crowded = {str(folder.relative_to(ROOT)): count for folder, count in folders.items()
+               if count > MAX_MODULES_PER_FOLDER}
     assert crowded == {}
 
 
@@ -177,6 +179,7 @@ def test_the_checks_catch_a_wrong_way_import_and_a_circle():
 
 def test_function_level_imports_are_counted(tmp_path):
     module = tmp_path / "late.py"
-    module.write_text("def f():\n    from dealers_chess.engine.rules import play\n    import dealers_chess.printing.files\n")
+    module.write_text("def f():\n    from dealers_chess.engine.rules import play\n"
+                      "    import dealers_chess.printing.files\n")
     modules = project_modules()
     assert imports_of("engine.late", module, modules) == {"engine.rules", "printing.files"}

@@ -14,7 +14,8 @@ DEFAULT_SECONDS = 2.0
 
 @click.command("analyse")
 @click.argument("game", required=False)
-@click.option("--deal", "deal_file", type=click.Path(), default=None, help="Start from a saved deal (dealer deal --save FILE).")
+@click.option("--deal", "deal_file", type=click.Path(), default=None,
+              help="Start from a saved deal (dealer deal --save FILE).")
 @click.option("--fen", default=None, help="The position to analyse (docs/notation.md); default: the start.")
 @click.option("--moves", default=None, help="Moves to play first, comma-separated: e2e4,e7e5 or e4,e5.")
 @click.option("--time", "seconds", type=click.FloatRange(0.01, 3600), default=None,
@@ -32,7 +33,8 @@ def analyse_command(game, deal_file, fen, moves, seconds, depth, as_json, catalo
     result = searcher.search(pos, Limits(seconds=seconds, depth=depth))
     info = result.info
     line = pv_san(pos, info.pv)
-    best = None if result.move is None else {"move": format_move(pos, result.move), "san": pv_san(pos, [result.move])[0]}
+    best = None if result.move is None else {"move": format_move(pos, result.move),
+                                             "san": pv_san(pos, [result.move])[0]}
     if as_json:
         echo_json({
             "game": pos.game.id, "fen": format_fen(pos), "turn": "white" if pos.turn == 0 else "black",
@@ -54,7 +56,10 @@ def analyse_command(game, deal_file, fen, moves, seconds, depth, as_json, catalo
 
 def _score(info: Info) -> str:
     if info.mate_in is not None:
-        return "checkmated" if info.mate_in == 0 else (f"mate in {info.mate_in}" if info.mate_in > 0 else f"mated in {-info.mate_in}")
+        if info.mate_in == 0:
+            return "checkmated"
+        return f"mate in {info.mate_in}" if info.mate_in > 0 else f"mated in {-info.mate_in}"
+    assert info.score_cp is not None  # a completed iteration has a score or a mate
     return f"{info.score_cp / 100:+.2f}"
 
 

@@ -157,7 +157,8 @@ def calibrate_command(profile, duplex, back_offset, out_dir) -> None:
 @catalogue_option
 def diagram_command(piece_id, fmt, whole_card, dpi, bleed, pictures, out_dir, catalogue: Catalogue) -> None:
     """Write one piece's movement diagram (or with --card its card face) as SVG, PNG or PDF."""
-    path = print_diagram(catalogue, piece_id, Format(fmt), prepare_out_dir(out_dir), whole_card, dpi, PictureMode(pictures), bleed)
+    path = print_diagram(catalogue, piece_id, Format(fmt), prepare_out_dir(out_dir), whole_card, dpi,
+                         PictureMode(pictures), bleed)
     click.echo(f"wrote {path}")
 
 

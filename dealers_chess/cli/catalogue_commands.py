@@ -15,7 +15,8 @@ from dealers_chess.pieces.catalogue import Catalogue, Group
 @click.command("catalogue")
 @click.option("--set", "sets", multiple=True, help="Only pieces of this set (e.g. starter); repeatable.")
 @click.option("--game", "games", multiple=True, help="Only pieces of this game (e.g. chess); repeatable.")
-@click.option("--group", "groups", multiple=True, type=click.Choice([g.value for g in Group]), help="Only this group; repeatable.")
+@click.option("--group", "groups", multiple=True, type=click.Choice([g.value for g in Group]),
+              help="Only this group; repeatable.")
 @click.option("--board", default="8x8", show_default=True, help="Board size the values are for.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @catalogue_option
@@ -32,7 +33,8 @@ def catalogue_command(sets, games, groups, board, as_json, catalogue: Catalogue)
         return
     click.echo(f"{'id':20} {'name':17} {'group':6} {'code':4} {'value':>5}  betza")
     for row in rows:
-        click.echo(f"{row['id']:20} {row['name']:17} {row['group']:6} {row['code']:4} {row['value']:5.2f}  {row['betza']}")
+        click.echo(f"{row['id']:20} {row['name']:17} {row['group']:6} {row['code']:4} {row['value']:5.2f}  "
+                   f"{row['betza']}")
     click.echo(f"{len(rows)} piece{'' if len(rows) == 1 else 's'}")
 
 

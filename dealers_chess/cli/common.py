@@ -24,7 +24,8 @@ CATALOGUE_HELP = "A TOML file of your own pieces, added to (or replacing by id) 
 
 
 def catalogue_files_given(after_command: tuple[str, ...]) -> tuple[str, ...]:
-    """The `--catalogue` files of a run: those before the command (`dealer --catalogue F piece X`), then those after it."""
+    """The `--catalogue` files of a run: those before the command (`dealer --catalogue F piece X`), then those
+    after it."""
     root = click.get_current_context().find_root()
     return (*root.params.get("catalogue_files", ()), *after_command)
 
@@ -97,16 +98,19 @@ def load_position(
 def computer_options(command):
     """Add `--computer white|black`, `--think SECONDS` and `--level N` (the computer opponent of play and serve)."""
     command = click.option("--level", type=click.IntRange(1, 8),
-                           help="The computer's strength: 1 (a beginner wins) to 8 (full strength, the default).")(command)
+                           help="The computer's strength: 1 (a beginner wins) "
+                           "to 8 (full strength, the default).")(command)
     command = click.option("--think", type=click.FloatRange(0.01, 3600),
                            help="The computer's seconds per move (default 2).")(command)
     return click.option("--computer", type=click.Choice(["white", "black"]),
                         help="The computer plays this side; you play the other.")(command)
 
 
-def open_session(game: str | None, deal_file: str | None, fen: str | None, resume: str | None,
-                 clock: str | None, catalogue: Catalogue | None,
-                 computer: tuple[str | None, float | None, int | None] = (None, None, None)) -> tuple[Session, Path | None]:
+def open_session(
+    game: str | None, deal_file: str | None, fen: str | None, resume: str | None,
+    clock: str | None, catalogue: Catalogue | None,
+    computer: tuple[str | None, float | None, int | None] = (None, None, None),
+) -> tuple[Session, Path | None]:
     """The session of `dealer play` and `dealer serve` and, when resuming, the record it came from.
 
     `computer` is (--computer, --think, --level): the side the computer plays, if any, its time and level.
@@ -114,7 +118,8 @@ def open_session(game: str | None, deal_file: str | None, fen: str | None, resum
     session, source = _open_session(game, deal_file, fen, resume, clock, catalogue)
     side, think, level = computer
     if side is None and (think is not None or level is not None):
-        raise click.UsageError("--think and --level set the computer opponent: add --computer white or --computer black")
+        raise click.UsageError("--think and --level set the computer opponent: "
+                               "add --computer white or --computer black")
     if side is not None:
         from dealers_chess.engine.session.computer import Computer
 
@@ -128,7 +133,8 @@ def _open_session(game: str | None, deal_file: str | None, fen: str | None, resu
 
     if resume is not None:
         if game or deal_file or fen or clock:
-            raise click.UsageError("--resume FILE continues a saved game: give no GAME, --deal, --fen or --clock with it")
+            raise click.UsageError("--resume FILE continues a saved game: "
+                                   "give no GAME, --deal, --fen or --clock with it")
         from dealers_chess.engine.record import read_record
         from dealers_chess.engine.session.record import session_from_record
 
@@ -142,4 +148,5 @@ def _open_session(game: str | None, deal_file: str | None, fen: str | None, resu
         from dealers_chess.engine.dealing.deal_file import read_deal_file
 
         return Session.from_deal(read_deal_file(deal_file), fen, catalogue, control, TIME_SOURCE), None
+    assert game is not None  # exactly one of GAME and --deal, checked above
     return Session.new(game, fen, catalogue, control, TIME_SOURCE), None

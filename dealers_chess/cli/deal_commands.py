@@ -30,14 +30,17 @@ BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedur
 
 
 @click.command("deal")
-@click.option("--seed", type=WholeNumber(), help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
+@click.option("--seed", type=WholeNumber(),
+              help="Deal number; the same seed gives the same deal anywhere. Drawn at random if left out.")
 @click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True, help="Set-up procedure.")
 @click.option("--extra-row", type=click.Choice([row.value for row in ExtraRow]), default="none", show_default=True,
               help="10x10: a third row of pieces or spears; 12x12: a row of spears.")
-@click.option("--deck", "deck_file", type=click.Path(), help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
+@click.option("--deck", "deck_file", type=click.Path(),
+              help="A TOML deck: royals, pieces, pawns (and spears) lists of ids.")
 @click.option("--big-deck", is_flag=True, help="Undealt piece cards become the draw stack for promotions.")
 @click.option("--max-imbalance", type=float, help="Re-deal until the armies' values differ by at most this much.")
-@click.option("--white-back", help="White's rows, back first: ids by file from a, commas; rows split by '/'. The royal's square may be left out.")
+@click.option("--white-back", help="White's rows, back first: ids by file from a, commas; rows split by '/'. "
+              "The royal's square may be left out.")
 @click.option("--black-back", help="Black's rows, as --white-back.")
 @click.option("--white-pawns", help="White's pawns by file from a (simplified: the one pawn chosen).")
 @click.option("--black-pawns", help="Black's pawns by file from a.")
@@ -59,7 +62,8 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
     if big_deck and procedure.simplified:
         raise DealError("--big-deck needs a full deal; the simplified game promotes as in standard chess")
     seed = fresh_seed() if seed is None else seed
-    deck = deck_for(procedure, load_deck(deck_file, catalogue) if deck_file else starter_deck(catalogue), default=not deck_file)
+    deck = deck_for(procedure, load_deck(deck_file, catalogue) if deck_file else starter_deck(catalogue),
+                    default=not deck_file)
     the_deal = balanced_deal(procedure, deck, seed, catalogue, max_imbalance)
     choices = load_choices(arrange_file) if arrange_file else {}
     for side, rows, pawns in (("white", white_back, white_pawns), ("black", black_back, black_pawns)):
@@ -71,8 +75,8 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
         except click.Abort:  # the input ended before every answer was given
             raise DealError("--interactive asks the players at a terminal, and the input ended; in a script give "
                             "--white-back/--black-back and --white-pawns/--black-pawns, or --arrange FILE") from None
-    game = DealtGame(the_deal, *(arrange(the_deal, side, catalogue, choices.get(side)) for side in ("white", "black")),
-                     big_deck=big_deck)
+    white, black = (arrange(the_deal, side, catalogue, choices.get(side)) for side in ("white", "black"))
+    game = DealtGame(the_deal, white, black, big_deck=big_deck)
     data = deal_json(game, catalogue, starting_fen(game, catalogue))
     files = catalogue_files_given(click.get_current_context().params.get("catalogue_files", ()))
     recreate = recreate_command(DealOptions(seed, board, extra_row, deck_file, big_deck, max_imbalance, files), choices)
@@ -106,9 +110,12 @@ def describe(game: DealtGame, data: dict, catalogue: Catalogue, recreate: str) -
             cells.append((code if side == "white" else code.lower()).ljust(width))
         lines.append(f"{rank + 1:>2}  " + "".join(cells))
     lines.append("    " + "".join(letter.ljust(width) for letter in "abcdefghijklmnop"[: board.files]))
+
+    def names(cards) -> str:
+        return ", ".join(catalogue.get(c).name for c in cards) or "-"
+
     for side in ("white", "black"):
         army = game.army(side)
-        names = lambda cards: ", ".join(catalogue.get(c).name for c in cards) or "-"
         lines += ["", f"{side.capitalize()} (value {hand_value(game.deal, side, catalogue):.2f}): "
                       f"royal {catalogue.get(army.royal).name}"]
         for number, row in enumerate(army.rows, start=1):
@@ -122,7 +129,8 @@ def describe(game: DealtGame, data: dict, catalogue: Catalogue, recreate: str) -
 def _ask(the_deal, side: str, catalogue: Catalogue) -> Choice:
     """Ask one player in the terminal for rows and pawns, until the arrangement is allowed."""
     hand = the_deal.hand(side)
-    click.echo(f"\n{side.capitalize()} was dealt: royal {hand.royal}; pieces {', '.join(hand.pieces)}; pawns {', '.join(hand.pawns)}")
+    click.echo(f"\n{side.capitalize()} was dealt: royal {hand.royal}; pieces {', '.join(hand.pieces)}; "
+               f"pawns {', '.join(hand.pawns)}")
     while True:
         rows = click.prompt(f"{side} rows (ids by file from a, '/' between rows; royal's square may be left out; "
                             "Enter = automatic)", default="", show_default=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
@@ -21,7 +22,9 @@ def _battle_option(command):
 
 
 def _position_options(command):
-    command = click.option("--moves", default=None, help="Moves to play first, comma-separated, coordinate or SAN-like: e2e4,e7e5 or e4,e5.")(command)
+    command = click.option("--moves", default=None,
+                           help="Moves to play first, comma-separated, coordinate or SAN-like: "
+                           "e2e4,e7e5 or e4,e5.")(command)
     command = click.option("--fen", default=None, help="Start from this FEN instead (docs/notation.md).")(command)
     command = click.option("--deal", "deal_file", type=click.Path(), default=None,
                            help="Start from a saved deal (dealer deal --save FILE).")(command)
@@ -47,13 +50,14 @@ def perft_command(game, deal_file, fen, moves, depth, per_move, battle, catalogu
     else:
         total = perft(pos, depth, battle)
     seconds = time.perf_counter() - started
-    click.echo(f"{pos.game.id} depth {depth}: {total} nodes in {seconds:.2f} s ({total / max(seconds, 1e-9):,.0f}/s)", err=True)
+    click.echo(f"{pos.game.id} depth {depth}: {total} nodes in {seconds:.2f} s ({total / max(seconds, 1e-9):,.0f}/s)",
+               err=True)
     click.echo(total)
 
 
 def _progress(moves):
     """Root moves under a progress bar on stderr (long perft runs)."""
-    with click.progressbar(moves, label="perft", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(moves, label="perft", file=sys.stderr) as bar:
         yield from bar
 
 

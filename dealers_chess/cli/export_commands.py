@@ -49,7 +49,8 @@ def _source(names: tuple[str, ...], deal_file: str | None, pieces: bool) -> tupl
         return None, names
     if deal_file:
         if names:
-            raise click.UsageError(f"name a game ({names[0]!r}) or give --deal FILE, not both: the deal file names its game")
+            raise click.UsageError(f"name a game ({names[0]!r}) or give --deal FILE, not both: "
+                                   "the deal file names its game")
         return None, ()
     if len(names) != 1:
         raise click.UsageError("name one game (e.g. chess, dealers-8x8), or give --deal FILE, or --piece ID [ID ...]")
@@ -96,6 +97,7 @@ def _start(game: str | None, deal_file: str | None, catalogue: Catalogue):
 
         deal = read_deal_file(deal_file)
         return parse_fen(deal.fen, load_game(deal.game), catalogue), f"dealers-seed-{deal.seed}"
+    assert game is not None  # exactly one of GAME and --deal, checked above
     found = load_game(game)
     return parse_fen(found.start, found, catalogue), found.id
 

@@ -55,12 +55,14 @@ def _selection_options(command):
 
 @click.command("pieces")
 @_selection_options
-@click.option("--format", "file_format", type=click.Choice([f.value for f in PieceFormat]), default=PieceFormat.STL.value,
-              show_default=True, help="stl: one solid per file; 3mf: body, relief and code as separate parts, "
+@click.option("--format", "file_format", type=click.Choice([f.value for f in PieceFormat]),
+              default=PieceFormat.STL.value, show_default=True,
+              help="stl: one solid per file; 3mf: body, relief and code as separate parts, "
               "for a second colour on a printer with a filament changer; 3mf-prusa: the same parts as one "
               "PrusaSlicer object, relief and code on extruder 2 (ID.prusa.3mf).")
 @catalogue_option
-def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, file_format, catalogue: Catalogue) -> None:
+def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, file_format,
+                   catalogue: Catalogue) -> None:
     """Write one STL (or 3MF) per piece (named by id), validated watertight, for printing without supports."""
     chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
     options, file_format = ModelOptions(square_mm, weight_pocket), PieceFormat(file_format)
@@ -76,14 +78,16 @@ def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out
 @click.option("--bed", default="220x220", show_default=True, help="Printer bed WIDTHxDEPTH in mm.")
 @click.option("--spacing", "spacing_mm", type=float, default=DEFAULT_SPACING_MM, show_default=True,
               help="Gap between bases in mm.")
-@click.option("--copies", type=click.IntRange(1, MAX_COPIES), default=1, show_default=True, help="Copies of each piece.")
+@click.option("--copies", type=click.IntRange(1, MAX_COPIES), default=1, show_default=True,
+              help="Copies of each piece.")
 @click.option("--deal", "deal_file", type=click.Path(),
               help="A deal saved by `dealer deal --save FILE`: plates of every piece each side needs, per colour.")
 @click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
 @click.option("--max-per-plate", type=click.IntRange(1, MAX_PER_PLATE),
               help="At most this many pieces a plate, for shorter print jobs (default: as many as fit).")
 @click.option("--one-colour", "--one-color", "one_colour", is_flag=True,
-              help="Pieces printed in one filament: pieces of every height share plates (fewest plates, no filament change).")
+              help="Pieces printed in one filament: pieces of every height share plates "
+              "(fewest plates, no filament change).")
 @catalogue_option
 def plate_command(
     sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
@@ -101,7 +105,8 @@ def plate_command(
         if sets or games or groups or piece_ids or copies != 1 or (deal_file and army_game):
             raise DealerError("--deal and --army choose the pieces themselves; give one of them alone")
         armies = deal_armies(deal_file, catalogue) if deal_file else army_pieces(army_game, catalogue)
-        name = file_stem(Path(deal_file).stem, "deal") if deal_file else "army-" + file_stem(Path(army_game).stem, "game")
+        name = (file_stem(Path(deal_file).stem, "deal") if deal_file
+                else "army-" + file_stem(Path(army_game).stem, "game"))
         target = out_path(folder, name)
         what = "this deal" if deal_file else f"the start of {army_game}"
         with click.progressbar(length=sum(map(len, armies.values())), label="Building plates", file=sys.stderr) as bar:
@@ -127,7 +132,8 @@ def plate_command(
 @click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]), default="white",
               show_default=True, help="Which copy to draw; both = side by side (a line-up: White's row above Black's).")
 @click.option("--width", "width_px", type=click.IntRange(32, 4000),
-              help="Picture width in pixels per copy (default 600); with --lineup, pixels per board square (default 250).")
+              help="Picture width in pixels per copy (default 600); "
+              "with --lineup, pixels per board square (default 250).")
 @click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
 @click.option("--lineup", is_flag=True, help="Draw pieces standing in a row, from the side: --game, --deal or --piece.")
 @click.option("--game", "game_id", help="With --lineup: each piece of this game's starting army (e.g. chess).")

@@ -19,12 +19,15 @@ from dealers_chess.printing.records import open_game
 
 @click.command("play")
 @click.argument("game", required=False)
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="Start from a saved deal (dealer deal --save FILE).")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+              help="Start from a saved deal (dealer deal --save FILE).")
 @click.option("--fen", help="Start from this position instead (docs/notation.md).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
-@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), help="Continue the game saved in this record.")
-@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the board is first shown.")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
+              help="Continue the game saved in this record.")
+@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); "
+              "it starts when the board is first shown.")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False), help=CATALOGUE_HELP)
 @computer_options
 def play_command(game, deal_file, fen, save_file, resume_file, clock, catalogue_files, computer, think, level) -> None:

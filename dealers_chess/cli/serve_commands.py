@@ -25,13 +25,15 @@ NETWORK_WARNING = ("warning: anyone on your network who has this link can play, 
 
 @click.command("serve")
 @click.argument("game", required=False)
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="Start from a saved deal (dealer deal --save FILE).")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False),
+              help="Start from a saved deal (dealer deal --save FILE).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Continue the game saved in this record (by dealer play or dealer serve).")
 @click.option("--fen", help="Start from this position instead (docs/notation.md).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
-@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); it starts when the page first loads.")
+@click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); "
+              "it starts when the page first loads.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; 0.0.0.0 lets phones and tablets on your network in "
                    "(it prints their address and a QR code; the link's key stays needed).")
@@ -77,7 +79,8 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
         pass
     finally:
         _stop(table)
-        click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  (or dealer play --resume {saver.path})")
+        click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  "
+                   f"(or dealer play --resume {saver.path})")
 
 
 def _stop(table) -> None:
@@ -107,7 +110,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _network(host: str) -> tuple[str, ...]:
-    """The addresses other devices reach the server at: none on loopback, the bound one, or on 0.0.0.0 (::) this computer's."""
+    """The addresses other devices reach the server at: none on loopback, the bound one, or on 0.0.0.0 (::)
+    this computer's."""
     if is_loopback(host):
         return ()
     if not is_wildcard(host):

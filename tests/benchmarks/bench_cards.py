@@ -50,8 +50,10 @@ def main() -> None:
         silhouette = DeckRequest(pictures=PictureMode.SILHOUETTE)
         seconds, front_bytes, back_bytes = median([deck(out, silhouette) for _ in range(5)])
         print(f"starter deck, silhouettes: {seconds:.2f} s for 10 front pages + 4 + 10 back pages "
-              f"(fronts {front_bytes / 1024:.0f} KiB, {front_bytes / 10240:.1f} KiB/page; backs {back_bytes / 1024:.0f} KiB)")
-        no_forms = mock.patch.object(card_pdfs, "PdfPainter", lambda canvas, pictures=None: PdfPainter(canvas, pictures, False))
+              f"(fronts {front_bytes / 1024:.0f} KiB, {front_bytes / 10240:.1f} KiB/page; "
+              f"backs {back_bytes / 1024:.0f} KiB)")
+        no_forms = mock.patch.object(card_pdfs, "PdfPainter",
+                                     lambda canvas, pictures=None: PdfPainter(canvas, pictures, False))
         with no_forms:
             peer, peer_front, peer_back = median([deck(out, silhouette) for _ in range(3)])
         print(f"peer, same deck without forms: {peer:.2f} s, fronts {peer_front / 1024:.0f} KiB, backs "

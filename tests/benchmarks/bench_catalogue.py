@@ -27,7 +27,8 @@ def main() -> None:
     seconds, count = timed(CODE)
     baseline, _ = timed(PEER)
     print(f"catalogue load (import + parse + validate, {count} pieces): {seconds * 1000:.1f} ms median of 7")
-    print(f"peer: importing tomllib and json alone: {baseline * 1000:.1f} ms; ratio {seconds / max(baseline, 1e-9):.0f}x")
+    print(f"peer: importing tomllib and json alone: {baseline * 1000:.1f} ms; "
+          f"ratio {seconds / max(baseline, 1e-9):.0f}x")
     print("target: under 200 ms -> " + ("OK" if seconds < 0.2 else "TOO SLOW"))
 
 

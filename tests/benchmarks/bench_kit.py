@@ -33,7 +33,8 @@ def main() -> None:
     cards = timed(["cards", "--pictures", "silhouette"])
     kit = timed(["kit"])
     verdict = "OK" if kit < TARGET_S else f"over the {TARGET_S:.0f} s target"
-    print(f"dealer kit (cold cache)          {kit:6.2f} s  {kit / TARGET_S:.2f}x the {TARGET_S:.0f} s target  {verdict}")
+    print(f"dealer kit (cold cache)          {kit:6.2f} s  {kit / TARGET_S:.2f}x the {TARGET_S:.0f} s target  "
+          f"{verdict}")
     print(f"dealer cards, silhouettes (peer) {cards:6.2f} s  kit = {kit / cards:.1f}x the cards alone")
 
 

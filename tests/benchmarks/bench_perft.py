@@ -78,10 +78,11 @@ def main() -> None:
     rate, rate_made, rate_bulk = ours / ours_s, made / made_s, bulk / bulk_s
     print(f"perft({DEPTH}) of the orthodox start: {ours} leaves (best of {RUNS} runs each)")
     print(f"  this engine (last ply bulk-counted):  {ours_s:6.2f} s  {rate:10,.0f} leaves/s")
-    print(f"  python-chess, make/unmake every node: {made_s:6.2f} s  {rate_made:10,.0f} leaves/s  ratio {rate / rate_made:.2f}")
+    print(f"  python-chess, make/unmake every node: {made_s:6.2f} s  {rate_made:10,.0f} leaves/s  "
+          f"ratio {rate / rate_made:.2f}")
     verdict = "OK" if rate >= rate_bulk else "below the target"
-    print(f"  python-chess, last ply bulk-counted:  {bulk_s:6.2f} s  {rate_bulk:10,.0f} leaves/s  ratio {rate / rate_bulk:.2f}"
-          f"  (target 1.00: {verdict})")
+    print(f"  python-chess, last ply bulk-counted:  {bulk_s:6.2f} s  {rate_bulk:10,.0f} leaves/s  "
+          f"ratio {rate / rate_bulk:.2f}  (target 1.00: {verdict})")
     pos = middlegame_12x12()
     times = []
     for _ in range(300):

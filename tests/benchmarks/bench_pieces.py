@@ -54,7 +54,7 @@ def main() -> int:
     _row("STL size (KiB)", [s / 1024 for s in sizes])
     print(f"total build + write + validate: {total:.2f} s (target < 15 s)")
     print(f"median triangles: {statistics.median(triangles):.0f} (target < 15000)")
-    slowest = sorted(zip(builds, (p.id for p in catalogue)), reverse=True)[:3]
+    slowest = sorted(zip(builds, (p.id for p in catalogue), strict=True), reverse=True)[:3]
     print("slowest builds: " + ", ".join(f"{name} {t * 1000:.0f} ms" for t, name in slowest))
     renders = []
     for piece in catalogue[: args.renders]:

@@ -98,7 +98,8 @@ def play_game(ours, theirs, opening: str, ours_white: bool, our_limit, their_lim
 
 def run_match(name: str, their_command: list[str], games: int, our_limit, their_limit) -> Match:
     match = Match(name)
-    with chess.engine.SimpleEngine.popen_uci(OURS) as ours, chess.engine.SimpleEngine.popen_uci(their_command) as theirs:
+    with (chess.engine.SimpleEngine.popen_uci(OURS) as ours,
+          chess.engine.SimpleEngine.popen_uci(their_command) as theirs):
         for index in range(games):
             opening, ours_white = OPENINGS[(index // 2) % len(OPENINGS)], index % 2 == 0
             result = play_game(ours, theirs, opening, ours_white, our_limit, their_limit, match)
@@ -128,7 +129,8 @@ def main() -> None:
     parser.add_argument("--fsf-games", type=int, default=4, help="games per depth against Fairy-Stockfish")
     args = parser.parse_args()
     if not Path(SUNFISH).exists():
-        sys.exit(f"no {SUNFISH}: install sunfish with {Path(sys.executable).with_name('pip')} install --no-deps sunfish")
+        sys.exit(f"no {SUNFISH}: install sunfish with {Path(sys.executable).with_name('pip')} "
+                 "install --no-deps sunfish")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     started = time.perf_counter()
     limit = chess.engine.Limit(time=args.movetime)

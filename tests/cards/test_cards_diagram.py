@@ -67,7 +67,8 @@ def test_diagram_marks_equal_kernel_destinations(piece) -> None:
 
 
 def test_grid_sized_to_reach() -> None:
-    size = {pid: diagram_for(CATALOGUE.get(pid)).size for pid in ("wazir", "knight", "rook", "antelope", "nightrider", "king")}
+    size = {pid: diagram_for(CATALOGUE.get(pid)).size
+            for pid in ("wazir", "knight", "rook", "antelope", "nightrider", "king")}
     assert size == {"wazir": 5, "knight": 5, "rook": 7, "antelope": 9, "nightrider": 9, "king": 5}
 
 

@@ -53,7 +53,8 @@ def test_every_catalogue_piece_has_a_picture_at_least_one_inch_tall_beside_a_fix
         picture = _picture(face)
         assert picture is not None, piece.id
         assert max(picture.width, picture.height) >= ONE_INCH_PT, piece.id
-        assert picture.x + picture.width == pytest.approx(RIGHT) and picture.y + picture.height == pytest.approx(BODY_TOP_PT)
+        assert picture.x + picture.width == pytest.approx(RIGHT)
+        assert picture.y + picture.height == pytest.approx(BODY_TOP_PT)
         lines = _rules_lines(face)
         assert lines and len({line.size_pt for line in lines}) == 1, piece.id
         for line in lines:  # every line starts at the column and ends before the picture
@@ -91,7 +92,7 @@ def test_footer_text_at_least_7pt_and_at_least_60_percent_black() -> None:
         face = _face(piece, 0.51)
         footer = [(text, y, size) for text, _, y, size in walk_texts(face.items) if y < 30]
         assert len(footer) == 2, piece.id  # XBetza left; set, number and code right
-        for text, y, size in footer:
+        for text, _y, size in footer:
             assert size >= SMALL_PT >= 7.0 and max(text.color) <= 0.4, (piece.id, text.text)
     assert max(GREY) <= 0.4
 
@@ -125,24 +126,28 @@ def test_the_rule_badges_keep_3pt_clear_of_every_word() -> None:
 def test_no_line_of_rules_text_ends_far_short_while_the_next_word_would_have_fitted_better() -> None:
     """Balanced breaks: never worse than the greedy wrap, and no line but the last under 45 % of the column."""
     for piece in CATALOGUE:
-        lines = _rules_lines(_face(piece, 0.51))
-        size = lines[0].size_pt
-        column = _picture(_face(piece, 0.51)).x - 6 - TEXT_X_PT
-        balanced = balanced_wrap(piece.text, Font.REGULAR, size, lambda i: column)
-        greedy = wrap(piece.text, Font.REGULAR, size, lambda i: column)
-        assert [line.text for line in lines] == balanced and len(balanced) == len(greedy)
-        def cost(texts: list[str]) -> float:  # squared slack of every line but the last; a last line under a third
-            widths = [text_width_pt(t, Font.REGULAR, size) for t in texts]
-            return sum((column - w) ** 2 for w in widths[:-1]) + 4 * max(0.0, column / 3 - widths[-1]) ** 2
+        _check_balanced_breaks(piece)
 
-        assert cost(balanced) <= cost(greedy) + 1e-6
-        for text in balanced[:-1]:
-            assert text_width_pt(text, Font.REGULAR, size) >= 0.45 * column, (piece.id, text)
+
+def _check_balanced_breaks(piece) -> None:
+    lines = _rules_lines(_face(piece, 0.51))
+    size = lines[0].size_pt
+    column = _picture(_face(piece, 0.51)).x - 6 - TEXT_X_PT
+    balanced = balanced_wrap(piece.text, Font.REGULAR, size, lambda i: column)
+    greedy = wrap(piece.text, Font.REGULAR, size, lambda i: column)
+    assert [line.text for line in lines] == balanced and len(balanced) == len(greedy)
+    def cost(texts: list[str]) -> float:  # squared slack of every line but the last; a last line under a third
+        widths = [text_width_pt(t, Font.REGULAR, size) for t in texts]
+        return sum((column - w) ** 2 for w in widths[:-1]) + 4 * max(0.0, column / 3 - widths[-1]) ** 2
+
+    assert cost(balanced) <= cost(greedy) + 1e-6
+    for text in balanced[:-1]:
+        assert text_width_pt(text, Font.REGULAR, size) >= 0.45 * column, (piece.id, text)
 
 
 def test_blank_faces_and_faces_stay_inside_the_card() -> None:
     for drawing in [blank_face(group) for group in ("royal", "piece", "pawn", "spear", "neutral")]:
-        for text, x, y, size in walk_texts(drawing.items):
+        for _text, x, y, size in walk_texts(drawing.items):
             assert SAFE_PT <= y - 0.25 * size and y + size <= CARD_H_PT - SAFE_PT
             assert SAFE_PT <= x <= CARD_W_PT - SAFE_PT
 

@@ -94,10 +94,12 @@ def test_diagram_as_svg_png_and_pdf(tmp_path) -> None:
     assert run("diagram", "nightrider", "--out", str(tmp_path)).exit_code == 0
     svg = ElementTree.parse(tmp_path / "cards" / "nightrider-diagram.svg").getroot()
     assert svg.tag.endswith("svg") and svg.get("width") == "198pt"
-    assert run("diagram", "knight", "--card", "--format", "png", "--pictures", "silhouette", "--out", str(tmp_path)).exit_code == 0
+    assert run("diagram", "knight", "--card", "--format", "png", "--pictures", "silhouette",
+               "--out", str(tmp_path)).exit_code == 0
     with Image.open(tmp_path / "cards" / "knight-card.png") as image:
         assert image.size == (1275, 825)
-    assert run("diagram", "knight", "--card", "--bleed", "--format", "png", "--pictures", "silhouette", "--out", str(tmp_path)).exit_code == 0
+    assert run("diagram", "knight", "--card", "--bleed", "--format", "png", "--pictures", "silhouette",
+               "--out", str(tmp_path)).exit_code == 0
     with Image.open(tmp_path / "cards" / "knight-card-bleed.png") as image:
         assert image.size == (1350, 900)
     assert run("diagram", "rook", "--format", "pdf", "--out", str(tmp_path)).exit_code == 0
@@ -144,17 +146,20 @@ def test_too_long_rules_text_names_the_piece(tmp_path) -> None:
 
 def test_same_input_same_bytes(tmp_path) -> None:
     for folder in ("a", "b"):
-        assert run("cards", "--group", "royal", "--pictures", "silhouette", "--out", str(tmp_path / folder)).exit_code == 0
+        assert run("cards", "--group", "royal", "--pictures", "silhouette",
+                   "--out", str(tmp_path / folder)).exit_code == 0
     first, second = ((tmp_path / f / "cards" / "starter-royal-cards.pdf").read_bytes() for f in ("a", "b"))
     assert first == second
 
 
 def test_blanks_light_backs_and_a_calibration_per_profile(tmp_path) -> None:
     result = run("cards", "--group", "royal", "--blanks", "2", "--pictures", "silhouette", "--out", str(tmp_path))
-    assert result.exit_code == 0 and "starter-royal-cards.pdf (3 pages)" in result.output  # 7 + 2 blanks, 7 more; legend
+    # 7 + 2 blanks, 7 more; legend
+    assert result.exit_code == 0 and "starter-royal-cards.pdf (3 pages)" in result.output
     result = run("backs", "--group", "royal", "--blanks", "2", "--back-style", "light", "--out", str(tmp_path))
     assert result.exit_code == 0 and "starter-royal-backs-light.pdf (2 pages)" in result.output
-    assert PdfReader(tmp_path / "cards" / "starter-royal-backs-light.pdf").trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
+    backs = PdfReader(tmp_path / "cards" / "starter-royal-backs-light.pdf")
+    assert backs.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
     result = run("calibrate", "--profile", "a4-cut", "--duplex", "short", "--out", str(tmp_path))
     assert result.exit_code == 0 and "calibration-a4-cut.pdf" in result.output
     text = " ".join(PdfReader(tmp_path / "cards" / "calibration-a4-cut.pdf").pages[0].extract_text().split())
@@ -170,7 +175,8 @@ def test_calibrate_refuses_a_single_card_page_in_one_line(tmp_path) -> None:
 
 
 def test_one_card_for_a_print_shop_as_pdf_with_trim_and_bleed_boxes(tmp_path) -> None:
-    result = run("diagram", "knight", "--card", "--bleed", "--format", "pdf", "--pictures", "silhouette", "--out", str(tmp_path))
+    result = run("diagram", "knight", "--card", "--bleed", "--format", "pdf", "--pictures", "silhouette",
+                 "--out", str(tmp_path))
     assert result.exit_code == 0
     page = PdfReader(tmp_path / "cards" / "knight-card-bleed.pdf").pages[0]
     media, trim = [float(v) for v in page.mediabox], [float(v) for v in page.trimbox]

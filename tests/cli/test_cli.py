@@ -27,7 +27,8 @@ def test_unknown_command_is_a_usage_error():
 
 
 def test_importing_the_command_group_does_not_import_heavy_libraries():
-    code = "import sys, dealers_chess.cli; print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))"
+    code = ("import sys, dealers_chess.cli; "
+            "print(' '.join(m for m in ('numpy', 'reportlab', 'manifold3d') if m in sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert loaded == []
 
@@ -35,7 +36,8 @@ def test_importing_the_command_group_does_not_import_heavy_libraries():
 def test_usage_errors_are_one_line_with_status_2():
     result = CliRunner().invoke(cli, ["deal", "--seed", "abc"], prog_name="dealer")
     assert result.exit_code == 2
-    assert result.stderr == "error: --seed: 'abc' is not a whole number written with the digits 0-9 (see dealer deal --help)\n"
+    assert result.stderr == ("error: --seed: 'abc' is not a whole number written with the digits 0-9 "
+                             "(see dealer deal --help)\n")
     missing = CliRunner().invoke(cli, ["perft", "chess"], prog_name="dealer")
     assert missing.exit_code == 2 and missing.stderr == "error: Missing option '--depth' (see dealer perft --help)\n"
 
@@ -49,7 +51,8 @@ def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
     monkeypatch.setattr(commands, "parse_board_size", broken)
     result = CliRunner().invoke(cli, ["catalogue"])
     assert result.exit_code == 1
-    assert result.stderr == "error: dealer catalogue: unexpected ValueError: something nobody foresaw (please report this)\n"
+    assert result.stderr == ("error: dealer catalogue: unexpected ValueError: something nobody foresaw "
+                             "(please report this)\n")
     monkeypatch.setenv("DEALER_DEBUG", "1")
     assert isinstance(CliRunner().invoke(cli, ["catalogue"]).exception, ValueError)
 

@@ -1,19 +1,12 @@
-"""`dealer serve --computer black` in Chromium: the page says the computer thinks, then shows its move; undo takes the pair."""
+"""`dealer serve --computer black` in Chromium: the page says the computer thinks, then shows its move; undo takes
+the pair."""
 
 from __future__ import annotations
 
 from dealers_chess.engine.record import read_record
-from tests.cli.test_serve_browser import (  # noqa: F401 (fixtures)
-    SCREENSHOTS,
-    browser,
-    open_board,
-    page,
-    play_line,
-    pytestmark,
-    serve,
-    wait_for_moves,
-)
+from tests.cli.browser import NEEDS_CHROMIUM, SCREENSHOTS, open_board, wait_for_moves
 
+pytestmark = NEEDS_CHROMIUM
 AFTER_F3_E5 = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
 
 

@@ -17,8 +17,10 @@ from dealers_chess.engine.record import read_record
 from dealers_chess.engine.session.computer import Computer
 from dealers_chess.engine.session.session import Session
 from dealers_chess.printing.records import Saver
-from tests.cli.test_play_cli import in_tmp, play  # noqa: F401 (in_tmp: autouse, every test in a temporary folder)
+from tests.cli.test_play_cli import play
 from tests.positions import start_of
+
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 AFTER_F3_E5 = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
 

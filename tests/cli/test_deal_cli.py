@@ -196,7 +196,8 @@ def test_a_spear_row_from_a_deck_with_spears(tmp_path, board, spears_each):
     pawns = [i for i in starter if CATALOGUE.get(i).group.value == "pawn"]
     deck = tmp_path / "deck.toml"
     lists = {"royals": royals, "pieces": pieces, "pawns": pawns, "spears": ["test-lance", "test-pike"] * spears_each}
-    deck.write_text("".join(f"{key} = {json.dumps(ids)}\n" for key, ids in lists.items()))  # JSON arrays are TOML arrays
+    # JSON arrays are TOML arrays
+    deck.write_text("".join(f"{key} = {json.dumps(ids)}\n" for key, ids in lists.items()))
     data = deal_json("--seed", "1", "--board", board, "--extra-row", "spears", "--deck", str(deck),
                      "--catalogue", str(catalogue_file))
     for side in SIDES:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,6 @@ from dealers_chess.engine.dealing.deal_file import cards_in_play, read_deal_file
 from dealers_chess.engine.dealing.deck import load_deck, starter_deck
 from dealers_chess.engine.game import read_game_file
 from dealers_chess.pieces.catalogue import Catalogue, load_catalogue, read_catalogue_file
-from dealers_chess.pieces.datafile import read_toml
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.movement import parse_movement
 from dealers_chess.printing.cards.sheets import load_profile
@@ -33,20 +32,28 @@ from dealers_chess.printing.solids.plates import deal_armies
 
 ASSETS = Path(__file__).parents[2] / "dealers_chess" / "assets"
 CATALOGUE = load_catalogue()
-FOLDER = Path(tempfile.mkdtemp(prefix="dealer-fuzz-"))
 SECONDS_PER_EXAMPLE = 1.0
 
 
-def fuzz(strategy, examples: int):
-    """A hypothesis test of `check` over strategy, with `examples` examples and no wall-clock deadline."""
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """Where the fuzzed files are written: one of pytest's temporary folders, which pytest removes in time."""
+    return tmp_path_factory.mktemp("dealer-fuzz")
 
-    def decorate(check: Callable[[Any], None]):
+
+def fuzz(strategy, examples: int):
+    """A hypothesis test of `check` over strategy, with `examples` examples and no wall-clock deadline.
+
+    The check is given the folder for its files (the fixture above) and the value.
+    """
+
+    def decorate(check: Callable[[Path, Any], None]):
         @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                                  HealthCheck.data_too_large])
         @given(strategy)
-        def test(value):
+        def test(folder, value):
             started = time.process_time()
-            check(value)
+            check(folder, value)
             assert time.process_time() - started < SECONDS_PER_EXAMPLE
 
         return test
@@ -85,12 +92,13 @@ PROCEDURE = find_procedure("8x8")
 SMALL_DEAL = balanced_deal(PROCEDURE, deck_for(PROCEDURE, starter_deck(CATALOGUE), default=True), 42, CATALOGUE, None)
 VALID_TOML["arrangement"] = (
     f"[white]\nback_rank = {json.dumps(list(SMALL_DEAL.white.pieces[:7]))}\n"
-    f"[black]\nrows = [{json.dumps(list(SMALL_DEAL.black.pieces[:7]))}]\npawns = {json.dumps(list(SMALL_DEAL.black.pawns))}\n"
+    f"[black]\nrows = [{json.dumps(list(SMALL_DEAL.black.pieces[:7]))}]\n"
+    f"pawns = {json.dumps(list(SMALL_DEAL.black.pawns))}\n"
 )
 
 
-def _write(name: str, text: str) -> Path:
-    path = FOLDER / name
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     return path
 
@@ -126,9 +134,9 @@ READERS = {
 SUFFIX = {kind: ".json" if kind == "deal" else ".toml" for kind in READERS}
 
 
-def test_the_valid_files_are_read():
+def test_the_valid_files_are_read(folder):
     for kind, text in {**VALID_TOML, "deal": json.dumps(DEAL)}.items():
-        READERS[kind](_write(f"valid-{kind}{SUFFIX[kind]}", text))
+        READERS[kind](_write(folder, f"valid-{kind}{SUFFIX[kind]}", text))
 
 
 # --- hostile text: random edits of a valid file ------------------------------------------------
@@ -156,7 +164,8 @@ def edited(text: str):
 
 
 def _text_check(kind: str):
-    return lambda text: only_own_errors(lambda: READERS[kind](_write(f"text-{kind}{SUFFIX[kind]}", text)))
+    return lambda folder, text: only_own_errors(
+        lambda: READERS[kind](_write(folder, f"text-{kind}{SUFFIX[kind]}", text)))
 
 
 TEXTS = {**VALID_TOML, "deal": json.dumps(DEAL, indent=1)}
@@ -205,7 +214,8 @@ def changed(data: Any):
             parent[path[-1]] = value
         return copy
 
-    return st.tuples(st.sampled_from(paths), st.sampled_from(["set", "set", "remove", "unknown key"]), VALUES).map(apply)
+    return st.tuples(st.sampled_from(paths), st.sampled_from(["set", "set", "remove", "unknown key"]),
+                     VALUES).map(apply)
 
 
 def toml_text(data: dict) -> str:
@@ -233,21 +243,22 @@ def _toml_value(value: Any) -> str:
     raise TypeError(value)
 
 
-DATA = {kind: read_toml(_write(f"data-{kind}.toml", text), kind, DealerError) for kind, text in VALID_TOML.items()}
+DATA = {kind: tomllib.loads(text) for kind, text in VALID_TOML.items()}  # as read_toml reads them
 DATA["deal"] = DEAL
 
 
 def _value_check(kind: str):
-    def check(data) -> None:
+    def check(folder: Path, data) -> None:
         text = json.dumps(data, allow_nan=True) if kind == "deal" else toml_text(data)
-        only_own_errors(lambda: READERS[kind](_write(f"value-{kind}{SUFFIX[kind]}", text)))
+        only_own_errors(lambda: READERS[kind](_write(folder, f"value-{kind}{SUFFIX[kind]}", text)))
 
     return check
 
 
 for _kind in READERS:
     globals()[f"test_changed_{_kind}_values"] = fuzz(changed(DATA[_kind]), 60)(_value_check(_kind))
-    globals()[f"test_changed_{_kind}_values_long"] = pytest.mark.slow(fuzz(changed(DATA[_kind]), 3000)(_value_check(_kind)))
+    globals()[f"test_changed_{_kind}_values_long"] = pytest.mark.slow(
+        fuzz(changed(DATA[_kind]), 3000)(_value_check(_kind)))
 
 
 # --- XBetza: strings heavy in legs, riders and digits ------------------------------------------
@@ -259,7 +270,7 @@ BETZA_PIECES = st.sampled_from([
 
 
 def _betza_check(compile_too: bool):
-    def check(text: str) -> None:
+    def check(folder: Path, text: str) -> None:  # no files: the folder is not used
         try:
             movement = parse_movement(text)
         except DealerError as error:

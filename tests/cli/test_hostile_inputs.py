@@ -45,7 +45,8 @@ def test_representative_hostile_commands_fail_in_one_line(row, inputs, monkeypat
     before = snapshot(folder)
     started = time.process_time()
     result = CliRunner().invoke(cli, list(row.args))
-    check(row, result.exit_code, result.stderr, time.process_time() - started, outside_out(row, before, snapshot(folder)))
+    check(row, result.exit_code, result.stderr, time.process_time() - started,
+          outside_out(row, before, snapshot(folder)))
 
 
 def test_devices_and_links_are_left_as_they_were(inputs, monkeypatch):

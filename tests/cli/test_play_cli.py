@@ -25,13 +25,9 @@ from dealers_chess.engine.rules import play as play_move
 from dealers_chess.engine.session.session import Session
 from tests.positions import start_of
 
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 GAMES = sorted(builtin_games())
 DEALER = [sys.executable, "-m", "dealers_chess"]
-
-
-@pytest.fixture(autouse=True)
-def in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
 
 
 def play(*args: str, script: str = ""):
@@ -124,7 +120,8 @@ def test_a_damaged_save_is_reported_and_never_overwritten():
     assert code == 1 and errors.count("\n") == 1 and "truncated" in errors
     code, _, errors = play("chess", "--save", "old.pgn", script="e4\n")
     assert code == 1 and "already exists" in errors
-    code, lines, errors = play("chess", "--save", "new.pgn", script="e4\nsave old.pgn\nsave copy.pgn\ne5\nsave copy.pgn\n")
+    code, lines, errors = play("chess", "--save", "new.pgn",
+                               script="e4\nsave old.pgn\nsave copy.pgn\ne5\nsave copy.pgn\n")
     assert code == 1 and "old.pgn: already exists" in errors and lines[-2] == "saved to copy.pgn"
     assert read_record("copy.pgn").moves == ("e4", "e5")
     assert Path("old.pgn").read_bytes() == before
@@ -156,7 +153,8 @@ def test_resume_after_sigkill_gives_the_same_game():
     threading.Thread(target=lambda: [lines.put(line) for line in game.stdout], daemon=True).start()
     try:
         lines.get(timeout=30)
-        for move, answer in (("Qxd5", "discard pile"), ("Ke7", "Ke7"), ("b8", "choice"), ("R", "discard pile"), ("fen", "fen")):
+        for move, answer in (("Qxd5", "discard pile"), ("Ke7", "Ke7"), ("b8", "choice"), ("R", "discard pile"),
+                             ("fen", "fen")):
             game.stdin.write(move + "\n")
             game.stdin.flush()
             last = lines.get(timeout=30)
@@ -166,12 +164,14 @@ def test_resume_after_sigkill_gives_the_same_game():
     finally:
         os.kill(game.pid, signal.SIGKILL)
         game.wait()
-    resumed = subprocess.run([*DEALER, "play", "--resume", "g.pgn"], input="fen\nsave\n", capture_output=True, text=True)
+    resumed = subprocess.run([*DEALER, "play", "--resume", "g.pgn"], input="fen\nsave\n", capture_output=True,
+                             text=True)
     out = resumed.stdout.splitlines()
     assert resumed.returncode == 0 and out[1] == last.strip()
     again = read_record("g.pgn")
     assert again.moves == saved.moves == ("Qxd5", "Ke7", "b8=R")
-    assert format_fen(again.position) == format_fen(saved.position) and "draw=BNNQN discard= deck=3.1" in format_fen(again.position)
+    assert (format_fen(again.position) == format_fen(saved.position)
+            and "draw=BNNQN discard= deck=3.1" in format_fen(again.position))
     for tag in ("WhiteClock", "BlackClock"):
         assert abs(_seconds(again.tags[tag]) - _seconds(saved.tags[tag])) < 2
 
@@ -199,7 +199,8 @@ def test_flag_fall_ends_a_scripted_game_before_the_late_move(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[-3:] == ["Black's flag has fallen", "game over: 1-0 (time)", "result: 1-0 (time)"]
     record = read_record("g.pgn")
-    assert record.moves == ("e4",) and record.tags["Termination"] == "time" and record.tags["BlackClock"] == "0:00:00.000"
+    assert record.moves == ("e4",) and record.tags["Termination"] == "time"
+    assert record.tags["BlackClock"] == "0:00:00.000"
 
 
 def random_game(game_id: str, seed: int, plies: int) -> tuple[list[str], Position, int]:
@@ -266,7 +267,8 @@ def test_board_is_printed_as_text_in_a_script():
     code, lines, _ = play("chess", script="e4\nboard\n")
     board = lines[lines.index("1. e4 (White's Standard Pawn e2-e4)") + 1:]
     assert board[0] == "  8 r n b q k b n r" and board[4] == "  4 . . . . P . . ."
-    assert board[8] == "    a b c d e f g h" and board[9:] == ["last move: 1. e4", "Black to move", "result: * (unfinished)"]
+    assert board[8] == "    a b c d e f g h"
+    assert board[9:] == ["last move: 1. e4", "Black to move", "result: * (unfinished)"]
 
 
 def test_save_does_not_create_missing_folders():
@@ -287,7 +289,8 @@ def test_a_record_is_held_by_one_session_and_freed_when_it_ends():
     held = lock_record("g.pgn", "dealer serve")
     assert lock_path(Path("g.pgn")).read_text().startswith(f"dealer serve (process {os.getpid()} on ")
     code, lines, errors = play("--resume", "g.pgn", script="e5\n")
-    assert code == 1 and lines == [] and errors.startswith(f"error: g.pgn: in use by dealer serve (process {os.getpid()} ")
+    assert code == 1 and lines == []
+    assert errors.startswith(f"error: g.pgn: in use by dealer serve (process {os.getpid()} ")
     code, lines, errors = play("chess", "--save", "other.pgn", script="save g.pgn\n")  # nor a copy over it
     assert code == 1 and "error: save g.pgn: g.pgn: in use by dealer serve" in errors
     assert read_record("g.pgn").moves == ("e4",)

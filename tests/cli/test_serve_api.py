@@ -38,7 +38,8 @@ ORIGIN = "http://127.0.0.1"
 def page_client(table: Table) -> TestClient:
     """A client that acts as the served page does: the run's key in its header, the served origin."""
     access = Access.for_server("127.0.0.1", 8765)
-    return TestClient(create_app(table, access), base_url=ORIGIN, headers={"X-Dealer-Key": access.key, "Origin": ORIGIN})
+    return TestClient(create_app(table, access), base_url=ORIGIN,
+                      headers={"X-Dealer-Key": access.key, "Origin": ORIGIN})
 
 
 @pytest.fixture()
@@ -60,8 +61,8 @@ def test_the_state_lists_every_legal_target_per_piece(served):
     table, client = served()
     state = client.get("/api/state").json()
     assert state["files"] == 8 and state["turn"] == "white" and len(state["squares"]) == 64
-    assert state["squares"][4] == {"name": "e8", "light": True, "piece": "king", "code": "K", "side": "black", "royal": True,
-                                   "piece_name": "King"}
+    assert state["squares"][4] == {"name": "e8", "light": True, "piece": "king", "code": "K", "side": "black",
+                                   "royal": True, "piece_name": "King"}
     assert {frm: sorted(t["to"] for t in ts) for frm, ts in state["targets"].items()} == {
         "a2": ["a3", "a4"], "b2": ["b3", "b4"], "c2": ["c3", "c4"], "d2": ["d3", "d4"], "e2": ["e3", "e4"],
         "f2": ["f3", "f4"], "g2": ["g3", "g4"], "h2": ["h3", "h4"], "b1": ["a3", "c3"], "g1": ["f3", "h3"]}
@@ -92,7 +93,8 @@ def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
     for path, body, reason in (
             ("/api/play", {"move": " "}, "no move given: send a move such as e2e4"),
             ("/api/command", {"command": "quit"}, f"request: command: 'quit' is not allowed; {allowed}"),
-            ("/api/command", {"command": "save /tmp/x.pgn"}, f"request: command: 'save /tmp/x.pgn' is not allowed; {allowed}")):
+            ("/api/command", {"command": "save /tmp/x.pgn"},
+             f"request: command: 'save /tmp/x.pgn' is not allowed; {allowed}")):
         assert post(client, path, body).json()["error"] == reason
     json_type = {"Content-Type": "application/json"}
     assert client.post("/api/play", content=b"not json", headers=json_type).json()["error"] == "the request is not JSON"
@@ -186,14 +188,16 @@ def test_a_game_started_in_the_browser_continues_in_dealer_play(served, tmp_path
 def test_serve_refuses_a_busy_port_and_says_who_can_connect():
     busy = _listen("127.0.0.1", 0)
     port = busy.getsockname()[1]
-    with pytest.raises(DealerError, match=f"cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port"):
+    with pytest.raises(DealerError,
+                       match=f"cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port"):
         _listen("127.0.0.1", port)
     busy.close()
     access = Access.for_server("127.0.0.1", port)
     assert _announcement("127.0.0.1", access, ()) == [
         f"open http://127.0.0.1:{port}/?key={access.key} in a browser; only this computer can open it "
         "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
-    result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn"])
+    # --port 0: the command listens before it reads its arguments, and the default port may be taken
+    result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn", "--port", "0"])
     assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
 
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import signal
 import subprocess
-import sys
 import threading
 from collections import defaultdict
 from functools import partial
@@ -20,85 +17,13 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # the test extra is not installed
-    sync_playwright = None
+from tests.cli.browser import DEALER, NEEDS_CHROMIUM, SCREENSHOTS, Server, open_board, wait_for_moves
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    sync_playwright is None or CHROMIUM is None,
-    reason="needs Chromium and Playwright: apt-get install -y chromium; pip install -e '.[test]'")
-# *.attacker.test resolves to this computer: a hostile site, or a DNS-rebinding one, on the same machine
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--host-resolver-rules=MAP *.attacker.test 127.0.0.1"]
-DEALER = [sys.executable, "-m", "dealers_chess"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+pytestmark = NEEDS_CHROMIUM
 PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 # `dealer deal --seed 5`: a line that ends in Black's checkmate (found by random play, checked by the referee)
 MATE_LINE = "c2c4 f8e6 a1b3 d7e5 b3d3 h8g6 g2g5 e6f8 d3c3 g6f4".split()
 SQUARE = re.compile(r"[a-p]\d{1,2}")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    opened.on("console", lambda message: problems.append(message.text) if "Content Security Policy" in message.text else None)
-    yield opened
-    context.close()
-    assert problems == [], f"the page's script failed: {problems}"
-
-
-class Server:
-    """A `dealer serve` process on a free port; its URL and the record it saves to."""
-
-    def __init__(self, folder: Path, *args: str) -> None:
-        self.folder, self.args = folder, args
-        self.start(*args)
-
-    def start(self, *args: str) -> None:
-        self.process = subprocess.Popen([*DEALER, "serve", *args, "--port", "0"], cwd=self.folder, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        timer = threading.Timer(30, self.process.kill)
-        timer.start()
-        lines = [self.process.stdout.readline(), self.process.stdout.readline()]
-        timer.cancel()
-        assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
-        self.url = lines[1].split()[1]
-        self.origin = self.url.partition("/?")[0]
-        self.key = self.url.partition("?key=")[2]
-        self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        self.process.stdout.close()
-        self.process.stderr.close()
-
-
-@pytest.fixture()
-def serve(tmp_path):
-    servers: list[Server] = []
-
-    def start(*args: str) -> Server:
-        servers.append(Server(tmp_path, *args))
-        return servers[-1]
-    yield start
-    for server in servers:
-        if server.process.poll() is None:
-            server.kill()
 
 
 def dealer(folder: Path, *args: str) -> str:
@@ -113,14 +38,11 @@ def targets(page) -> set[str]:
     return set(page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => n.dataset.target)"))
 
 
-def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function("n => document.querySelectorAll('#move-list .san').length === n", arg=count)
-
-
 def board_codes(page) -> dict[str, str]:
     return dict(page.eval_on_selector_all(
         "[data-square]", "nodes => nodes.filter(n => n.querySelector('.token'))"
-        ".map(n => [n.dataset.square, n.querySelector('.token').classList[1] + ' ' + n.querySelector('text:last-child').textContent])"))
+        ".map(n => [n.dataset.square, n.querySelector('.token').classList[1] + ' '"
+        " + n.querySelector('text:last-child').textContent])"))
 
 
 def square_centres(page) -> dict[str, tuple[float, float]]:
@@ -128,11 +50,6 @@ def square_centres(page) -> dict[str, tuple[float, float]]:
     return {square: (x, y) for square, x, y in page.eval_on_selector_all(
         "[data-square]", "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
         " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
-
-
-def open_board(page, server: Server) -> None:
-    page.goto(server.url)
-    page.wait_for_selector("[data-square]")
 
 
 def play_line(page, moves: list[str], already: int = 0) -> None:
@@ -176,13 +93,15 @@ def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, pa
         for row in listed["moves"]:
             frm, to = SQUARE.findall(row["move"])[:2]
             expected[frm].add(to)
-        occupied = page.eval_on_selector_all("[data-piece]", "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
+        occupied = page.eval_on_selector_all("[data-piece]",
+                                             "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
         assert len(occupied) >= 48
         # Real mouse clicks at the squares' centres, measured once: page.click's per-click waits for a stable
         # element cost about 0.1 s each here, 17 s over the ~110 taps. A click the board does not receive shows
         # no targets or the wrong ones, so the assertion below still fails.
         centres = square_centres(page)
         shown: set[str] = set()
+        selected = ""  # the square whose targets are shown (none yet: shown is empty)
         for square in occupied:
             if square in shown:  # tapping a highlighted square would play the move: put the piece down first
                 page.mouse.click(*centres[selected])
@@ -210,7 +129,8 @@ def test_promotion_dialog_then_undo(serve, page):
     page.hover("#choice-options button[data-key=MI]")
     assert page.get_attribute("#choice-card", "src") == "/card/minister.svg"
     page.wait_for_function("() => document.getElementById('choice-card').naturalWidth > 0")  # the card is served
-    assert page.get_attribute("#choice-card", "alt") == "the card of MI: Minister (shared extra: the other side loses it too)"
+    assert (page.get_attribute("#choice-card", "alt")
+            == "the card of MI: Minister (shared extra: the other side loses it too)")
     page.screenshot(path=str(SCREENSHOTS / "promotion-dialog.png"))
     page.click("#choice-options button[data-key=MI]")
     wait_for_moves(page, 1)
@@ -276,7 +196,8 @@ def test_free_castling_dialog(serve, page):
     assert page.get_attribute("[data-target=g1]", "data-kind") == "castle"
     tap(page, "f1")
     page.wait_for_selector("#choice[open]")
-    assert page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")[:2] == ["move", "h1"]
+    keys = page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")
+    assert keys[:2] == ["move", "h1"]
     assert not page.is_visible("#choice-card")  # no piece to preview when castling
     page.click("#choice-options button[data-key=h1]")
     wait_for_moves(page, 1)
@@ -303,7 +224,8 @@ def test_battle_move_steps_are_marked_drawn_as_arrows_and_the_bar_stays_in_view(
     tap(page, "e9")
     tap(page, "e8")
     assert page.inner_text("#battle-steps") == "d9d8 & e9e8"
-    arrows = page.eval_on_selector_all(".battle-step", "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
+    arrows = page.eval_on_selector_all(".battle-step",
+                                       "nodes => nodes.map(n => [n.dataset.step, n.getAttribute('marker-end')])")
     assert arrows == [["d9d8", "url(#arrowhead)"], ["e9e8", "url(#arrowhead)"]]
     assert page.locator("#arrowhead path").count() == 1
     bar = page.locator("#battle-play").bounding_box()
@@ -377,7 +299,8 @@ def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     square = page.locator("[data-square=a1]").bounding_box()
     assert square["width"] >= 28  # a square is still a finger's width
-    labels = page.eval_on_selector_all(".label-strip text", "nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect().height])")
+    labels = page.eval_on_selector_all(".label-strip text",
+                                       "nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect().height])")
     assert [text for text, _ in labels] == list("abcdefghijkl") + [str(rank) for rank in range(12, 0, -1)]
     assert min(height for _, height in labels) >= 10  # the coordinates beside the board, readable (inside: about 5 px)
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12.png"), full_page=True)
@@ -483,7 +406,8 @@ def test_a_dns_rebinding_site_gets_nothing(serve, page, browser):
     for path in ("/api/state", "/static/board.js", "/card/knight.svg"):
         status = page.evaluate("path => fetch(path).then(r => r.status)", path)
         assert status == 421
-    posted = page.evaluate("""() => fetch('/api/command', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    posted = page.evaluate("""() => fetch('/api/command', {method: 'POST',
+                               headers: {'Content-Type': 'application/json'},
                                body: JSON.stringify({command: 'resign', version: 0})}).then(r => r.status)""")
     assert posted == 421
     open_board(page, server)
@@ -532,7 +456,8 @@ def test_on_a_phone_the_card_opens_over_the_board_away_from_the_piece(serve, bro
     page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enlarged.png"))
     page.tap("#card-close")
     assert page.is_hidden("#card") and targets(page) == set()
-    page.tap("[data-square=f11]")  # a Black piece, top half: the card opens over the lower half, and says whose turn it is
+    # a Black piece, top half: the card opens over the lower half, and says whose turn it is
+    page.tap("[data-square=f11]")
     page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
     card, square = page.locator("#card").bounding_box(), page.locator("[data-square=f11]").bounding_box()
     assert card["y"] > square["y"] + square["height"] and overlap(board, card) > 0.25 * board["width"] * board["height"]

@@ -55,7 +55,8 @@ def test_a_foreign_host_gets_nothing_on_any_route(game):
         for route in ROUTES:
             response = page.get(route, headers={"Host": host})
             assert response.status_code == 421, (host, route)
-            assert "board" not in response.text and "this server answers only to 127.0.0.1, [::1], localhost" in response.text
+            assert "board" not in response.text
+            assert "this server answers only to 127.0.0.1, [::1], localhost" in response.text
         response = page.post("/api/play", json={"move": "e4", "version": 0}, headers={"Host": host})
         assert response.status_code == 421
         response = stranger.get(f"/?key={access.key}", headers={"Host": host})
@@ -142,7 +143,8 @@ def test_wrong_typed_or_nested_bodies_are_refused_with_a_reason(game):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                         lambda inner: (st.lists(inner, max_size=4)
+                                        | st.dictionaries(st.text(max_size=8), inner, max_size=4)),
                          max_leaves=30))
 def test_no_body_gives_a_server_error(game, body):
     table, access, stranger, page = game
@@ -162,7 +164,8 @@ def test_bodies_over_the_limit_are_refused_before_they_are_read(game):
         for _ in range(100):
             yield b" " * 1000
     streamed = page.post("/api/play", content=chunks(), headers=json_type)
-    assert streamed.status_code == 413 and streamed.json()["error"] == f"request too large: at most {MAX_BODY_BYTES} bytes"
+    assert streamed.status_code == 413
+    assert streamed.json()["error"] == f"request too large: at most {MAX_BODY_BYTES} bytes"
     assert unchanged(table)
 
 
@@ -283,7 +286,8 @@ def test_a_busy_port_leaves_no_record_and_a_held_record_refuses_a_second_session
     failed = subprocess.run([*DEALER, "serve", "chess", "--save", "g.pgn", "--port", port], cwd=tmp_path,
                             capture_output=True, text=True)
     busy.close()
-    assert failed.returncode == 1 and failed.stderr == f"error: cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port\n"
+    assert failed.returncode == 1
+    assert failed.stderr == f"error: cannot listen on 127.0.0.1:{port}: it is in use: choose another with --port\n"
     assert list(tmp_path.iterdir()) == []
     server = Served(tmp_path, "chess", "--save", "g.pgn", "--port", "0")
     try:

@@ -1,4 +1,5 @@
-"""`dealer play` at a terminal: the prompt loop (through prompt_toolkit's pipe input), the board's colours and plain text."""
+"""`dealer play` at a terminal: the prompt loop (through prompt_toolkit's pipe input), the board's colours and plain
+text."""
 
 from __future__ import annotations
 

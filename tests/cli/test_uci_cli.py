@@ -79,7 +79,8 @@ def test_python_chess_plays_a_whole_game_of_chess_and_every_answer_comes_in_time
     assert board.outcome(claim_draw=True) is not None
     assert board.outcome().winner == chess.WHITE, board.fen()
     late = [round(t * 1000) for t in times if t > MOVETIME + SLACK_S]
-    print(f"{len(times)} answers at movetime {MOVETIME * 1000:.0f} ms: median {statistics.median(times) * 1000:.0f} ms, "
+    print(f"{len(times)} answers at movetime {MOVETIME * 1000:.0f} ms: "
+          f"median {statistics.median(times) * 1000:.0f} ms, "
           f"slowest {max(times) * 1000:.0f} ms; late: {late}")
     assert statistics.median(times) <= MOVETIME + SLACK_S
     assert len(late) <= len(times) // 20 and max(times) <= MOVETIME + LATE_SLACK_S, late

@@ -55,7 +55,8 @@ def test_arrangement_places_every_dealt_card_once(procedure):
         assert all(len(row) == procedure.files for row in army.rows)
         assert len(army.pawns) == (8 if procedure.simplified else procedure.files)
         if procedure.simplified:
-            assert Counter(army.promotes_to) + Counter(army.discarded) == Counter(hand.pieces) + Counter(hand.pawns) - Counter([army.pawns[0]])
+            assert (Counter(army.promotes_to) + Counter(army.discarded)
+                    == Counter(hand.pieces) + Counter(hand.pawns) - Counter([army.pawns[0]]))
             continue
         assert on_board[hand.royal] >= 1 and army.rows[0][royal_file(procedure)] == hand.royal
         assert on_board - Counter([hand.royal]) + Counter(army.hand) == Counter(hand.pieces)
@@ -127,9 +128,9 @@ def test_custom_deck_uses_only_its_cards(tmp_path):
     path.write_text(
         'royals = ["king", "rex", "pope"]\n'
         f"pieces = {pieces!r}\n".replace("'", '"')
-        + 'pawns = ["standard-pawn", "standard-pawn", "standard-pawn", "standard-pawn", "standard-pawn", "standard-pawn",'
-        ' "standard-pawn", "standard-pawn", "iron-pawn", "iron-pawn", "iron-pawn", "iron-pawn", "iron-pawn", "iron-pawn",'
-        ' "iron-pawn", "iron-pawn"]\n'
+        + 'pawns = ["standard-pawn", "standard-pawn", "standard-pawn", "standard-pawn", "standard-pawn",'
+        ' "standard-pawn", "standard-pawn", "standard-pawn", "iron-pawn", "iron-pawn", "iron-pawn", "iron-pawn",'
+        ' "iron-pawn", "iron-pawn", "iron-pawn", "iron-pawn"]\n'
     )
     deck = load_deck(path, CATALOGUE)
     procedure = find_procedure("8x8")

@@ -93,7 +93,8 @@ def test_legal_moves_equal_the_brute_force_filter_on_random_full_catalogue_deals
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**9), game_id=st.sampled_from(["spinal-tap", "consuls", "consuls-arena", "constable-spiel", "wad-chess"]))
+@given(seed=st.integers(0, 10**9),
+       game_id=st.sampled_from(["spinal-tap", "consuls", "consuls-arena", "constable-spiel", "wad-chess"]))
 def test_legal_moves_equal_the_brute_force_filter_in_the_other_games(seed, game_id):
     from dealers_chess.engine.game import load_game
 

@@ -31,11 +31,15 @@ def play(pos, *texts):
 
 
 @pytest.mark.parametrize("game,fen,king_side,queen_side", [
-    ("dealers-8x8", "(wa)3(sg)2(ca)/8/8/8/8/8/8/(GU)3(RX)2(NR) w KQkq - 0 1", ("e1g1", "g1", "f1"), ("e1c1", "c1", "d1")),
-    ("dealers-10x10", "(wa)3(sg)4(ca)/10/10/10/10/10/10/10/10/(GU)3(RX)4(NR) w KQkq - 0 1", ("e1i1", "i1", "h1"), ("e1c1", "c1", "d1")),
-    ("dealers-12x12", "(wa)5(sg)4(ca)/12/12/12/12/12/12/12/12/12/12/(GU)5(RX)4(NR) w KQkq - 0 1", ("g1k1", "k1", "j1"), ("g1c1", "c1", "d1")),
+    ("dealers-8x8", "(wa)3(sg)2(ca)/8/8/8/8/8/8/(GU)3(RX)2(NR) w KQkq - 0 1",
+     ("e1g1", "g1", "f1"), ("e1c1", "c1", "d1")),
+    ("dealers-10x10", "(wa)3(sg)4(ca)/10/10/10/10/10/10/10/10/(GU)3(RX)4(NR) w KQkq - 0 1",
+     ("e1i1", "i1", "h1"), ("e1c1", "c1", "d1")),
+    ("dealers-12x12", "(wa)5(sg)4(ca)/12/12/12/12/12/12/12/12/12/12/(GU)5(RX)4(NR) w KQkq - 0 1",
+     ("g1k1", "k1", "j1"), ("g1c1", "c1", "d1")),
 ])
-def test_dealers_castling_with_any_corner_piece_lands_as_in_chess_counted_from_the_corner(game, fen, king_side, queen_side):
+def test_dealers_castling_with_any_corner_piece_lands_as_in_chess_counted_from_the_corner(game, fen, king_side,
+                                                                                          queen_side):
     for text, royal_to, partner_to in (king_side, queen_side):
         pos = pos_of(fen, game)
         assert text in moves_from(pos, text[:2])

@@ -104,7 +104,7 @@ def test_a_deal_lists_each_piece_once_with_its_catalogue_betza_and_squares(tmp_p
     on_board = _squares_from_fen(deal["fen"], board.files)
     assert {code for code, _ in on_board} <= set(pieces)
     readings = {"N0": "NN", "(1,4)": "FX"}  # the diagram's spellings of the same moves (engine/exports/diagram.py)
-    for code, (name, _, betza, _, squares) in pieces.items():
+    for code, (_name, _, betza, _, squares) in pieces.items():
         piece = BY_CODE[code]
         expected = piece.betza
         for ours, theirs in readings.items():
@@ -162,7 +162,8 @@ def test_errors_are_one_line(args, status, words):
 
 def test_a_piece_name_with_a_colon_is_refused(tmp_path):
     mine = tmp_path / "mine.toml"
-    mine.write_text('[[piece]]\nid = "odd"\nname = "Odd: One"\ngroup = "piece"\ncode = "ODD"\nbetza = "W"\ntext = "x"\n')
+    mine.write_text('[[piece]]\nid = "odd"\nname = "Odd: One"\ngroup = "piece"\ncode = "ODD"\nbetza = "W"\n'
+                    'text = "x"\n')
     result = CliRunner().invoke(cli, ["export", "diagram", "--piece", "odd", "--catalogue", str(mine)])
     assert result.exit_code == 1
     assert "piece 'odd'" in result.output and "':'" in result.output

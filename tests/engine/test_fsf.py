@@ -115,7 +115,8 @@ def compare_playout(seed: int, files: int, plies: int, two_royals: bool = False)
     for ply in range(plies):
         mine, fsf = ours(pos), theirs(pos, name, start, played)
         assert mine == fsf, (
-            f"seed {seed}, ply {ply}, {format_fen(pos)}\nonly ours: {sorted(mine - fsf)}\nonly FSF: {sorted(fsf - mine)}"
+            f"seed {seed}, ply {ply}, {format_fen(pos)}\n"
+            f"only ours: {sorted(mine - fsf)}\nonly FSF: {sorted(fsf - mine)}"
         )
         choices = [m for m in legal_moves(pos) if not to_last_rank(pos, m) and not _ambiguous(pos, m)]
         if not choices:
@@ -241,11 +242,13 @@ def test_dealer_export_fsf_of_a_simplified_deal_has_our_perft(tmp_path, seed):
     from dealers_chess.engine.game import load_game
 
     deal_file = tmp_path / "deal.json"
-    assert CliRunner().invoke(cli, ["deal", "--seed", str(seed), "--board", "simplified", "--save", str(deal_file)]).exit_code == 0
+    saved = CliRunner().invoke(cli, ["deal", "--seed", str(seed), "--board", "simplified", "--save", str(deal_file)])
+    assert saved.exit_code == 0
     code, name, _ = exported(tmp_path, "--deal", str(deal_file))
     deal = read_deal_file(deal_file)
     pos = parse_fen(deal.fen, load_game(deal.game))
-    assert code == 0 and [perft(pos, d) for d in (1, 2, 3)] == [fsf_perft(name, sf.start_fen(name), [], d) for d in (1, 2, 3)]
+    assert code == 0
+    assert [perft(pos, d) for d in (1, 2, 3)] == [fsf_perft(name, sf.start_fen(name), [], d) for d in (1, 2, 3)]
 
 
 def test_dealer_export_fsf_refuses_what_fsf_cannot_play(tmp_path):

@@ -50,7 +50,7 @@ def test_a_changed_move_is_reported_as_corrupted(tmp_path):
     damaged = head + "\n\n" + moves.replace(first, "Qh5", 1)
     with pytest.raises(RecordError, match="corrupted"):
         parse_record(damaged, "game.pgn")
-    no_checksum = "\n".join(l for l in damaged.splitlines() if not l.startswith("[Checksum"))
+    no_checksum = "\n".join(line for line in damaged.splitlines() if not line.startswith("[Checksum"))
     with pytest.raises(RecordError, match="line"):
         parse_record(no_checksum, "game.pgn")
 
@@ -121,8 +121,8 @@ def test_the_checksum_covers_the_start_position_and_every_tag():
     pos.push(parse_move(pos, "a1a7"))
     text = format_record(record_of(pos, {"White": "Ann"}))
     assert '[ChecksumVersion "2"]' in text and format_fen(parse_record(text).position) == format_fen(pos)
-    for old, new in [('R3K3 w', '1R2K3 w'), ('[White "Ann"]', '[White "Bob"]'), ('[Variant "chess"]', '[Variant "consuls"]'),
-                     ('[ChecksumVersion "2"]', '[ChecksumVersion "1"]')]:
+    for old, new in [('R3K3 w', '1R2K3 w'), ('[White "Ann"]', '[White "Bob"]'),
+                     ('[Variant "chess"]', '[Variant "consuls"]'), ('[ChecksumVersion "2"]', '[ChecksumVersion "1"]')]:
         with pytest.raises(RecordError, match="corrupted"):
             parse_record(edited(text, old, new))
     with pytest.raises(RecordError, match="ChecksumVersion '9' is not known"):

@@ -87,7 +87,8 @@ def check_playout(pos, seed: int, plies: int, checked: int = 6) -> None:
         text = format_san(pos, m) if rng.random() < 0.5 else format_move(pos, m)
         play(pos, parse_move(pos, text))
         assert pos.stack[-1][0] == m, (text, format_fen(pos))
-        assert format_fen(parse_fen(format_fen(pos), pos.game)) == format_fen(pos)  # a reachable position is never refused
+        # a reachable position is never refused
+        assert format_fen(parse_fen(format_fen(pos), pos.game)) == format_fen(pos)
         fens.append(format_fen(pos))
         hashes.append(pos.hash)
     replayed = parse_record(format_record(record_of(pos)), "playout").position

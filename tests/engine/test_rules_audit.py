@@ -18,7 +18,8 @@ def dealer(*args):
 
 def listed(game, fen, moves=None, battle=False):
     """`dealer moves GAME --fen FEN [--moves M] [--battle] --json` as a dict."""
-    args = ["moves", game, "--fen", fen, "--json"] + (["--moves", moves] if moves else []) + (["--battle"] if battle else [])
+    args = (["moves", game, "--fen", fen, "--json"] + (["--moves", moves] if moves else [])
+            + (["--battle"] if battle else []))
     result = dealer(*args)
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
@@ -59,7 +60,10 @@ def test_5_in_check_a_battle_move_must_interpose_capturing_the_checker_is_an_ord
 
 
 def test_7_battle_moves_are_listed_and_counted_on_request():
-    start = listed("spinal-tap", "r(sqr)(wz)(vi)qk(mn)(wz)(vi)(sqr)r/(ya)(te)(ck)(hy)3(ck)(dz)(te)(ya)/(stp)(stp)(stp)(stp)(cr)(cr)(cr)(stp)(stp)(stp)(stp)/11/11/11/11/11/(STP)(STP)(STP)(STP)(CR)(CR)(CR)(STP)(STP)(STP)(STP)/(YA)(TE)(CK)(HY)3(CK)(DZ)(TE)(YA)/R(SQR)(WZ)(VI)QK(MN)(WZ)(VI)(SQR)R w KQBJkqbj - 0 1")
+    start = listed("spinal-tap", "r(sqr)(wz)(vi)qk(mn)(wz)(vi)(sqr)r/(ya)(te)(ck)(hy)3(ck)(dz)(te)(ya)/"
+                                 "(stp)(stp)(stp)(stp)(cr)(cr)(cr)(stp)(stp)(stp)(stp)/11/11/11/11/11/"
+                                 "(STP)(STP)(STP)(STP)(CR)(CR)(CR)(STP)(STP)(STP)(STP)/(YA)(TE)(CK)(HY)3(CK)(DZ)(TE)(YA)/"
+                                 "R(SQR)(WZ)(VI)QK(MN)(WZ)(VI)(SQR)R w KQBJkqbj - 0 1")
     assert len(start["moves"]) == 147 and not any("&" in m for m in texts(start))
     assert dealer("perft", "spinal-tap", "--depth", "2").output.split()[-1] == "21017"
     with_battle = dealer("perft", "spinal-tap", "--depth", "1", "--battle").output.split()[-1]
@@ -98,7 +102,8 @@ def test_2_a_frozen_or_dazzled_king_or_partner_cannot_castle():
     assert not any(m.startswith("f1") for m in texts(data))
     assert "frozen by the enemy Hyena on e2" in refused("spinal-tap", frozen_king, "e5e2,f1e1")
     frozen_partner = f"5k5/11/11/11/11/11/11/11/11/8(hy)2/{ROOKS_AND_SQUIRES} w KQBJ - 0 1"
-    assert "f1i1" not in texts(listed("spinal-tap", frozen_partner)) and "f1c1" in texts(listed("spinal-tap", frozen_partner))
+    assert ("f1i1" not in texts(listed("spinal-tap", frozen_partner))
+            and "f1c1" in texts(listed("spinal-tap", frozen_partner)))
     dazzled_king = f"5k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=f1"
     assert not any(m.startswith("f1") for m in texts(listed("spinal-tap", dazzled_king)))
     dazzled_partner = f"5k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=j1"
@@ -221,7 +226,8 @@ def load_start(game_id):
     ("spinal-tap", "5k5/11/11/11/11/11/4(YA)r5/2n8/11/11/5K5 b - - 0 1", "white, not to move, is in check"),
     ("chess", "R3k3/8/8/8/8/8/8/4K2r w - - 0 1", "black, not to move, is in check"),
     ("chess", "8/8/8/3kK3/8/8/8/8 w - - 0 1", "black, not to move, is in check"),
-    ("chess", "rnbqkbnr/pppp1ppp/8/4nP2/8/8/PPPPP1PP/RNBQKBNR w KQkq e6 0 3", "no enemy pawn that can be taken en passant"),
+    ("chess", "rnbqkbnr/pppp1ppp/8/4nP2/8/8/PPPPP1PP/RNBQKBNR w KQkq e6 0 3",
+     "no enemy pawn that can be taken en passant"),
     ("chess", "rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3", "do not lie on a forward move"),
     ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", "no white royal stands inward of h1"),
     ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBRN w K - 0 1", "the Knight on h1 does not castle"),

@@ -41,13 +41,15 @@ def texts(data):
 
 # --- 1: the Patient Pawn's opening capture is an attack -------------------------------------------
 
-def test_1_a_royal_may_not_step_into_the_patient_pawns_opening_capture():
+def test_1_a_royal_may_not_step_into_the_patient_pawns_opening_capture(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # dealer play saves its record under build/games here, not in the repository
     fen = "8/8/8/8/8/2k5/4(PP)3/4K3 b - - 0 1"
     assert "c3d4" not in texts(listed("dealers-8x8", fen))
     played = dealer("play", "dealers-8x8", "--fen", fen, stdin="c3d4\ne2d4\n")
     assert "royal lost" not in played.output and played.output.strip().endswith("result: * (unfinished)")
     assert "it would leave Black's royal piece attacked" in refused("dealers-8x8", fen, "c3d4")
-    assert "it would leave White's royal piece attacked" in refused("dealers-8x8", "4k3/2(pp)5/8/8/4K3/8/8/8 w - - 0 1", "e4d5")
+    assert "it would leave White's royal piece attacked" in refused("dealers-8x8", "4k3/2(pp)5/8/8/4K3/8/8/8 w - - 0 1",
+                                                                    "e4d5")
 
 
 def test_1_the_opening_capture_gives_check_and_the_fen_reader_sees_it():
@@ -73,7 +75,8 @@ TWO_ROOKS = "11k/3PP7/12/12/12/12/12/12/12/12/12/K11 w - - 0 1 hand=RR(ab)rr sha
 
 
 def test_2_identical_shared_extras_are_taken_one_copy_at_a_time():
-    assert json.loads(dealer("deal", "--seed", "143", "--board", "12x12", "--json").output)["shared"] == ["rook", "rook"]
+    dealt = json.loads(dealer("deal", "--seed", "143", "--board", "12x12", "--json").output)
+    assert dealt["shared"] == ["rook", "rook"]
     once = listed("dealers-12x12", TWO_ROOKS, "d11d12=R")["fen"]
     assert once.endswith("b - - 0 1 hand=R(ab)r shared=R")
     twice = listed("dealers-12x12", TWO_ROOKS, "d11d12=R,l12l11,e11e12=R")["fen"]
@@ -82,7 +85,8 @@ def test_2_identical_shared_extras_are_taken_one_copy_at_a_time():
     assert own_copy.endswith("hand=RR(ab)rr shared=RR")  # a captured copy is used first
 
 
-def test_2_the_session_labels_each_copy_as_it_is_used():
+def test_2_the_session_labels_each_copy_as_it_is_used(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # dealer play saves its record under build/games here, not in the repository
     played = dealer("play", "dealers-12x12", "--fen", TWO_ROOKS.replace("RR(ab)", "RRR(AB)"),
                     stdin="d11d12\nR\nl12l11\ne11e12\nR\n")
     out = played.output
@@ -102,7 +106,8 @@ def test_3_threefold_and_fivefold_come_as_in_python_chess():
         board.push_uci(m)
     assert board.can_claim_threefold_repetition() and board.is_repetition(3)
     assert listed("chess", moves=",".join(["e2e4"] + cycle * 4))["outcome"]["reason"] == "fivefold repetition"
-    assert listed("dealers-8x8", "4k1n1/8/8/8/8/8/4P3/4K1N1 w - - 0 1", ",".join(moves))["claimable"] == "threefold repetition"
+    claimable = listed("dealers-8x8", "4k1n1/8/8/8/8/8/4P3/4K1N1 w - - 0 1", ",".join(moves))["claimable"]
+    assert claimable == "threefold repetition"
     fuzz = "g1f3,d7d5,f3g1,g8f6,g1f3,f6g8,f3g1,g8f6,g1f3,f6g8"  # engine-differential-fuzz.md, mismatch 1
     assert listed("chess", moves=fuzz)["claimable"] == "threefold repetition"
 
@@ -132,7 +137,8 @@ def test_5_the_other_reading_is_one_game_file_key_away(tmp_path):
     text = next(path for path in game_files() if path.name == "spinal-tap.toml").read_text()
     assert "shield_royals = true" in text
     strict = tmp_path / "strict-tap.toml"
-    strict.write_text(text.replace("shield_royals = true", "shield_royals = false").replace('id = "spinal-tap"', 'id = "strict-tap"'))
+    strict.write_text(text.replace("shield_royals = true", "shield_royals = false")
+                      .replace('id = "spinal-tap"', 'id = "strict-tap"'))
     game = read_game_file(strict)
     moves = {(m.frm, m.to) for m in legal_moves(parse_fen(DAZZLER, game))}
     f5, f7 = game.board.parse_square("f5"), game.board.parse_square("f7")

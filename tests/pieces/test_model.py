@@ -50,7 +50,7 @@ def _check_written(path, piece, square_mm: float) -> None:
 def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(tmp_path, square_mm):
     paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm))
     assert len(paths) == len(ALL) == 87
-    for piece, path in zip(ALL, paths):
+    for piece, path in zip(ALL, paths, strict=True):
         assert path.name == f"{piece.id}.stl"
         _check_written(path, piece, square_mm)
 
@@ -59,7 +59,7 @@ def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_
 @pytest.mark.parametrize("square_mm", [50.0, 40.0])
 def test_every_piece_with_a_weight_pocket_is_still_one_closed_solid(tmp_path, square_mm):
     paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm, weight_pocket=True))
-    for piece, path in zip(ALL, paths):
+    for piece, path in zip(ALL, paths, strict=True):
         _check_written(path, piece, square_mm)
 
 
@@ -103,7 +103,8 @@ def test_emblem_markers_match_the_engine_on_an_empty_board(piece):
     assert set(markers) == moves | captures | first
     for cell, marker in markers.items():
         if cell in moves | captures:
-            expected = Shape.DOT if cell in moves and cell in captures else Shape.RING if cell in moves else Shape.SQUARE
+            expected = (Shape.DOT if cell in moves and cell in captures
+                        else Shape.RING if cell in moves else Shape.SQUARE)
             assert (marker.shape, marker.small) == (expected, False), cell
         else:
             assert marker.small, cell
@@ -225,7 +226,8 @@ def _movement_of(terms):
     from dealers_chess.pieces.errors import BetzaError
 
     betza = "".join(
-        initial + mode + direction + atom + (rng if atom in "WFDA" else "") for initial, mode, direction, atom, rng in terms
+        initial + mode + direction + atom + (rng if atom in "WFDA" else "")
+        for initial, mode, direction, atom, rng in terms
     )
     try:
         return betza, parse_movement(betza)

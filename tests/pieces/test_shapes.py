@@ -55,7 +55,8 @@ def test_leaps_mark_the_stem_and_reach_sets_the_height():
 
 
 def test_named_rules_mark_the_rim():
-    rims = {i: shape_of(CATALOGUE.get(i)).rim for i in ("standard-pawn", "mecklenbeck-pawn", "chicken-pawn", "consuls-pawn")}
+    rims = {i: shape_of(CATALOGUE.get(i)).rim
+            for i in ("standard-pawn", "mecklenbeck-pawn", "chicken-pawn", "consuls-pawn")}
     assert rims == {"standard-pawn": Rim.PLAIN, "mecklenbeck-pawn": Rim.POINTS, "chicken-pawn": Rim.BAND,
                     "consuls-pawn": Rim.BATTLEMENT}
 
@@ -162,8 +163,8 @@ def silhouettes(model) -> tuple[CrossSection, CrossSection]:
 
 def unshared(a, b) -> float:
     """The share of the two silhouettes' union (both views together) that only one piece covers."""
-    union = sum((x + y).area() for x, y in zip(a, b))
-    common = sum((x ^ y).area() for x, y in zip(a, b))
+    union = sum((x + y).area() for x, y in zip(a, b, strict=True))
+    common = sum((x ^ y).area() for x, y in zip(a, b, strict=True))
     return (union - common) / union
 
 
@@ -249,7 +250,8 @@ def test_bent_steps_wear_two_rings_and_fins_point_where_the_knight_leaps():
 def test_mirror_image_pawns_differ_from_the_front_by_their_proud_ribs():
     left, right = (build_piece(CATALOGUE.get(i)) for i in ("left-end-pawn", "right-end-pawn"))
     assert unshared(silhouettes(left), silhouettes(right)) >= 0.05
-    low = left.size.foot_top + 0.1 * (left.size.flare_bottom - left.size.foot_top)  # low: its sideways rib is a move-only one
+    # low: its sideways rib is a move-only one
+    low = left.size.foot_top + 0.1 * (left.size.flare_bottom - left.size.foot_top)
     (_, _, left_x, _), (right_x, _, _, _) = (m.solid.slice(low).bounds() for m in (left, right))
     assert left_x == pytest.approx(left.size.base_radius - 0.3, abs=0.05)  # the sideways rib, out to the foot's edge
     assert right_x == pytest.approx(-left_x, abs=0.05)
@@ -290,20 +292,24 @@ def test_a_piece_that_moves_one_way_and_captures_another_splits_its_stem():
     assert moves == (45.0, 135.0, 225.0, 315.0) and captures == (0.0, 90.0, 180.0, 270.0)
     size, spec, family = model.size, model.shape, family_of(piece.movement)
     bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
-    split = _split(_placed(sorted(_beads(family, spec), key=lambda b: b[0]), bottom, top, size.base_radius), bottom, top)
+    placed = _placed(sorted(_beads(family, spec), key=lambda b: b[0]), bottom, top, size.base_radius)
+    split = _split(placed, bottom, top)
     assert _corner_share(model, bottom + 2.0) < 0.85 < _corner_share(model, top - 3.0)  # diamond below, square above
     assert len(model.solid.decompose()) == 1 and model.solid.genus() == 0
     assert bottom < split < top
-    assert build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[0] == build_piece(CATALOGUE.get("guard")).shape.corners_by_mode[1]
+    guard = build_piece(CATALOGUE.get("guard")).shape.corners_by_mode
+    assert guard[0] == guard[1]
 
 
 def test_single_steps_stand_below_longer_leaps_on_a_stem_of_two_sections():
     kirin, woody = (build_piece(CATALOGUE.get(i)) for i in ("kirin", "woody-rook"))  # FD and WD
     (steps, moves), (woody_steps, _) = kirin.shape.corners_by_mode, woody.shape.corners_by_mode
-    assert [a for a, _ in steps] == [45.0, 135.0, 225.0, 315.0] and [a for a, _ in woody_steps] == [0.0, 90.0, 180.0, 270.0]
+    assert [a for a, _ in steps] == [45.0, 135.0, 225.0, 315.0]
+    assert [a for a, _ in woody_steps] == [0.0, 90.0, 180.0, 270.0]
     assert len(moves) == 8  # F's corners and D's
     low = kirin.size.foot_top + 3.0
-    assert _corner_share(kirin, low) < 0.85 < _corner_share(woody, low)  # a diamond under the Kirin, a square under the Woody Rook
+    # a diamond under the Kirin, a square under the Woody Rook
+    assert _corner_share(kirin, low) < 0.85 < _corner_share(woody, low)
     assert len(kirin.solid.decompose()) == 1 and kirin.solid.genus() == 0
     assert unshared(silhouettes(kirin), silhouettes(woody)) >= 0.05
 

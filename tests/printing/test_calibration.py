@@ -117,7 +117,8 @@ class Sheet:
         seen = []
         for mark in self.back.fine[axis]:
             x, y = (mark.along, mark.across) if axis == "x" else (mark.across, mark.along)
-            x, y = _seen_from_front((x + shift_mm[0] * MM_PT, y + shift_mm[1] * MM_PT), self.width, self.height, self.duplex)
+            x, y = _seen_from_front((x + shift_mm[0] * MM_PT, y + shift_mm[1] * MM_PT), self.width, self.height,
+                                    self.duplex)
             seen.append(Mark(x, y, mark.label) if axis == "x" else Mark(y, x, mark.label))
         return seen
 
@@ -237,7 +238,8 @@ def _back_centres(path: Path) -> list[tuple[float, float]]:
 
 @pytest.mark.parametrize("profile_name", PROFILES)
 @pytest.mark.parametrize("duplex", list(Duplex))
-def test_the_reading_put_into_dealer_backs_puts_every_back_behind_its_front(tmp_path, sheets, profile_name, duplex) -> None:
+def test_the_reading_put_into_dealer_backs_puts_every_back_behind_its_front(tmp_path, sheets, profile_name,
+                                                                            duplex) -> None:
     profile = load_profile(profile_name)
     sheet = sheets[(profile_name, duplex)]
     for shift in [(x, y) for x in HALF_MM[::4] for y in HALF_MM[1::4]]:  # the arithmetic, for every slot

@@ -68,7 +68,7 @@ def _check_every_piece_card_picture(path: Path) -> None:
     cards, profile = deck_cards(CATALOGUE, DeckRequest())
     with pdfplumber.open(path) as pdf:
         assert sum(len(page.images) for page in pdf.pages) == 71
-        for page, deck_page in zip(pdf.pages, pages_of(cards, profile)):
+        for page, deck_page in zip(pdf.pages, pages_of(cards, profile), strict=True):
             pictures = {(int(i["x0"] // CELL_W), int(i["top"] // CELL_H)): i for i in page.images}
             words = page.extract_words()  # once a page, not once a card
             for index, card in enumerate(deck_page):
@@ -110,7 +110,8 @@ def test_print_flags_one_sided_for_files_fed_once_two_sided_for_the_rest(tmp_pat
             assert _viewer(backs)["/Duplex"] == "/Simplex", (layout, duplex)
             assert _viewer(backs)["/PrintScaling"] == "/None"
     for duplex, flip in ((Duplex.LONG, "/DuplexFlipLongEdge"), (Duplex.SHORT, "/DuplexFlipShortEdge")):
-        both = print_backs(CATALOGUE, request, BackOptions(duplex, BackLayout.INTERLEAVED), tmp_path / "i" / duplex.value)[0]
+        both = print_backs(CATALOGUE, request, BackOptions(duplex, BackLayout.INTERLEAVED),
+                           tmp_path / "i" / duplex.value)[0]
         assert _viewer(both)["/Duplex"] == flip
         calibration = print_calibration("letter-cut", duplex, (0.0, 0.0), tmp_path / "c" / duplex.value)
         assert _viewer(calibration)["/Duplex"] == flip
@@ -172,7 +173,8 @@ def test_the_legend_sheet_back_page_puts_each_write_in_card_behind_its_own_group
     assert [len(fronts) for _, fronts in backs] == [1, 5, 3, 1]  # royals, pieces, pawns, legend sheet
     groups, (front,) = backs[-1]
     legend_sheet = pages_of(cards, profile)[front]
-    assert Counter(card.group for card in legend_sheet if card.info is None) == {"neutral": 2, "royal": 1, "piece": 3, "pawn": 2}
+    assert (Counter(card.group for card in legend_sheet if card.info is None)
+            == {"neutral": 2, "royal": 1, "piece": 3, "pawn": 2})
     with pdfplumber.open(path) as pdf:
         assert len(pdf.pages) == 4
         found = _back_labels(pdf.pages[-1])  # the one page with backs of different groups
@@ -199,6 +201,7 @@ def test_light_backs_take_a_fraction_of_the_ink() -> None:
 def test_light_backs_have_their_own_file_name_and_ask_for_the_same_printing(tmp_path) -> None:
     request = DeckRequest(piece_ids=("knight",), legend=False, pictures=PictureMode.SILHOUETTE)
     light = print_backs(CATALOGUE, request, BackOptions(style=BackStyle.LIGHT), tmp_path)[0]
-    both = print_backs(CATALOGUE, request, BackOptions(layout=BackLayout.INTERLEAVED, style=BackStyle.LIGHT), tmp_path)[0]
+    both = print_backs(CATALOGUE, request, BackOptions(layout=BackLayout.INTERLEAVED, style=BackStyle.LIGHT),
+                       tmp_path)[0]
     assert (light.name, both.name) == ("knight-backs-light.pdf", "knight-cards-duplex-light.pdf")
     assert _viewer(light)["/Duplex"] == "/Simplex" and _viewer(both)["/Duplex"] == "/DuplexFlipLongEdge"

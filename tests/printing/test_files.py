@@ -54,7 +54,8 @@ def test_write_atomic_refuses_links_folders_and_devices(tmp_path):
     (tmp_path / "link.json").symlink_to(real)
     (tmp_path / "folder").mkdir()
     os.mkfifo(tmp_path / "pipe")
-    for name, problem in (("link.json", "symbolic link"), ("folder", "is a folder"), ("pipe", "device, pipe or socket")):
+    for name, problem in (("link.json", "symbolic link"), ("folder", "is a folder"),
+                          ("pipe", "device, pipe or socket")):
         with pytest.raises(OutputError, match=problem):
             write_atomic(tmp_path / name, "new")
     assert (tmp_path / "link.json").is_symlink() and real.read_text() == "mine"

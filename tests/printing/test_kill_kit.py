@@ -62,7 +62,10 @@ def test_a_killed_kit_leaves_valid_files_and_the_next_run_no_temporaries(tmp_pat
     for moment in [*moments, None]:  # two random moments, then while a temporary file exists
         run = subprocess.Popen([DEALER, "kit", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started = time.monotonic()
-        kill_when(run, (lambda: time.monotonic() - started >= moment) if moment else (lambda: bool(temporaries(out))))
+        if moment:
+            kill_when(run, lambda started=started, moment=moment: time.monotonic() - started >= moment)
+        else:
+            kill_when(run, lambda: bool(temporaries(out)))
         orphans += temporaries(out)
         for path in visible_files(out):
             check_file(path)

@@ -55,11 +55,11 @@ def test_the_orthodox_six_stand_in_a_row_king_tallest_pawn_shortest(tmp_path):
     runs = _silhouettes(image, BACKDROP["white"])
     order = ["king", "queen", "rook", "bishop", "knight", "standard-pawn"]
     assert len(runs) == 6
-    for (_, width, _), piece_id in zip(runs, order):  # one scale: each silhouette as wide as its piece
+    for (_, width, _), piece_id in zip(runs, order, strict=True):  # one scale: each silhouette as wide as its piece
         assert width == pytest.approx(_diameter_mm(piece_id) * PX_PER_MM, abs=3)
     heights = [height for _, _, height in runs]
     assert heights[0] == max(heights) and heights[-1] == min(heights) and heights[-1] < 0.75 * heights[0]
-    gaps = [b[0] - (a[0] + a[1]) for a, b in zip(runs, runs[1:])]
+    gaps = [b[0] - (a[0] + a[1]) for a, b in zip(runs, runs[1:], strict=False)]
     assert min(gaps) >= 0.3 * 50 * PX_PER_MM - 3
     assert image.shape[1] == pytest.approx(runs[-1][0] + runs[-1][1] + runs[0][0], abs=2)  # centred
     red, green, blue = (image[..., k].astype(int) for k in range(3))

@@ -24,8 +24,8 @@ from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer
 
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
-PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces?, top faces at ([\d.]+) mm: change filament before layer (\d+) "
-                        r"\(z ([\d.]+) mm\)$")
+PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces?, top faces at ([\d.]+) mm: "
+                        r"change filament before layer (\d+) \(z ([\d.]+) mm\)$")
 
 
 def _plates(listing: str) -> dict[str, tuple[int, float, int, float, list[str]]]:
@@ -50,7 +50,8 @@ def _bodies(path) -> list[Manifold]:
 
 
 def test_plates_hold_one_top_face_height_each_and_name_the_layer_that_starts_the_second_colour(tmp_path):
-    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2", "--out", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2",
+                                      "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "plates-40mm"
     plates = _plates((folder / "plates.txt").read_text())
@@ -92,11 +93,13 @@ def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     assert (colour_swap(62.5, 0.2).layer, colour_swap(62.5, 0.2).z_mm) == (314, 62.8)  # mid-layer: the next one
     assert (colour_swap(85.0, 0.2).layer, colour_swap(85.0, 0.2).z_mm) == (426, 85.2)
     knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
-    assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 40.6  # under the horse head
+    # under the horse head
+    assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 40.6
 
 
 def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives_their_range():
-    swaps = {"a": colour_swap(62.3, 0.2), "b": colour_swap(62.4, 0.2), "c": colour_swap(62.5, 0.2), "d": colour_swap(45.0, 0.2)}
+    swaps = {"a": colour_swap(62.3, 0.2), "b": colour_swap(62.4, 0.2), "c": colour_swap(62.5, 0.2),
+             "d": colour_swap(45.0, 0.2)}
     items = [(piece_id, piece_id.upper(), 30.0) for piece_id in "abcd"]
     plates = plan_by_swap(items, swaps, (220.0, 220.0), 6.0)
     assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["d"]]
@@ -106,8 +109,9 @@ def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives
 
 
 def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(tmp_path):
-    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "3", "--max-per-plate", "4",
-                                      "--no-weight-pocket", "--one-colour", "--out", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "3",
+                                      "--max-per-plate", "4", "--no-weight-pocket", "--one-colour",
+                                      "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "plates-40mm-no-pocket"
     plates = dict(re.findall(r"^(plate-\d\d\.stl): (\d+) pieces?$", (folder / "plates.txt").read_text(), re.M))

@@ -88,8 +88,8 @@ def test_no_text_under_6pt_and_rules_text_at_least_8pt(starter_words) -> None:
     for chars in pages:
         assert min(c["size"] for c in chars) >= 6 - 0.01
         legend_cells = {
-            (int(c["x0"] // CELL_W), int(c["top"] // CELL_H)) for c in chars if c["text"] == "R" and "Bold" in c["fontname"]
-            and c["size"] > 8.5 and c["top"] % CELL_H < 40
+            (int(c["x0"] // CELL_W), int(c["top"] // CELL_H)) for c in chars
+            if c["text"] == "R" and "Bold" in c["fontname"] and c["size"] > 8.5 and c["top"] % CELL_H < 40
         }
         for c in chars:
             x, y = c["x0"] % CELL_W, c["top"] % CELL_H
@@ -256,7 +256,7 @@ def test_calibration_back_lines_sit_behind_the_front_lines_shifted_half_a_mm_eac
     xs = sorted(ln["x0"] for ln in front)
     assert len(xs) == len(FINE_STEPS) and xs[1] - xs[0] == pytest.approx(PITCH_MM * MM_PT, abs=0.01)
     expected = [
-        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS)
+        (612 - x if duplex is Duplex.LONG else x) + i * STEP_MM * MM_PT for x, i in zip(xs, FINE_STEPS, strict=True)
     ]
     assert sorted(ln["x0"] for ln in back) == pytest.approx(sorted(expected), abs=0.01)
 
@@ -279,13 +279,15 @@ def _extents(items, dx=0.0, dy=0.0, s=1.0):
         if isinstance(item, Group):
             yield from _extents(item.items, dx + item.dx * s, dy + item.dy * s, s * item.scale)
         elif isinstance(item, Rect):
-            yield from ((dx + x * s, dy + y * s) for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
+            yield from ((dx + x * s, dy + y * s)
+                        for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
         elif isinstance(item, Circle):
             yield from ((dx + (item.cx + k) * s, dy + (item.cy + k) * s) for k in (-item.r, item.r))
         elif isinstance(item, Poly):
             yield from ((dx + x * s, dy + y * s) for x, y in item.points)
         elif isinstance(item, Picture):
-            yield from ((dx + x * s, dy + y * s) for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
+            yield from ((dx + x * s, dy + y * s)
+                        for x, y in ((item.x, item.y), (item.x + item.width, item.y + item.height)))
         elif isinstance(item, Text):
             yield (dx + item.x * s, dy + item.y * s)
 

@@ -97,7 +97,8 @@ def test_plate_files_hold_one_body_per_piece_and_a_listing(tmp_path):
     paths = write_plates(pieces, tmp_path, ModelOptions(40.0), (120.0, 120.0), 5.0, copies=2)
     stls = [p for p in paths if p.suffix == ".stl"]
     listing = paths[-1].read_text()
-    bodies = sum(check_triangles(np.asarray(trimesh.load(p, file_type="stl").triangles, np.float32)).bodies for p in stls)
+    bodies = sum(check_triangles(np.asarray(trimesh.load(p, file_type="stl").triangles, np.float32)).bodies
+                 for p in stls)
     assert bodies == 6
     assert listing.count("king ") == 2 and listing.count("standard-pawn") == 2
     assert all(p.name in listing for p in stls)
@@ -130,7 +131,8 @@ def test_render_cache_reuses_pictures_and_follows_the_definition(tmp_path, monke
 
 def test_commands_write_stls_plates_and_pictures(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(cli, ["pieces", "--piece", "king", "--piece", "rook", "--square-mm", "40", "--out", str(tmp_path)])
+    result = runner.invoke(cli, ["pieces", "--piece", "king", "--piece", "rook", "--square-mm", "40",
+                                 "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "pieces-40mm").iterdir()) == ["king.stl", "rook.stl"]
     result = runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)])
@@ -168,7 +170,8 @@ def test_deal_plates_hold_every_piece_each_side_needs_in_its_colour(tmp_path):
         needed = len(army["back_rank"]) + len(army["pawns"]) + len(army["hand"]) + len(army["dopplegangers"])
         listing = (tmp_path / "plates-40mm" / "deal" / side / "plates.txt").read_text()
         assert f"Print these plates in {side}" in listing
-        assert sum(int(line.split(": ")[1].split()[0]) for line in listing.splitlines() if line.startswith("plate-")) == needed
+        assert sum(int(line.split(": ")[1].split()[0])
+                   for line in listing.splitlines() if line.startswith("plate-")) == needed
     result = runner.invoke(cli, ["plate", "--deal", str(deal), "--piece", "king", "--out", str(tmp_path)])
     assert result.exit_code == 1 and "--deal and --army choose the pieces themselves" in result.output
 
@@ -199,7 +202,8 @@ def test_any_packing_keeps_every_piece_on_its_bed_and_apart(diameters, bed, spac
             assert r <= p.x_mm <= bed[0] - r + 1e-6 and r <= p.y_mm <= bed[1] - r + 1e-6
         for i, a in enumerate(spots):
             for b in spots[i + 1:]:
-                assert np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) >= (a.diameter_mm + b.diameter_mm) / 2 + spacing - 1e-6
+                apart = np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
+                assert apart >= (a.diameter_mm + b.diameter_mm) / 2 + spacing - 1e-6
 
 
 def test_the_code_font_has_every_capital_inside_its_box():

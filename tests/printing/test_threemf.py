@@ -45,7 +45,7 @@ def written(tmp_path_factory) -> dict[str, tuple[trimesh.Scene, trimesh.Trimesh,
     stls = write_piece_files(pieces, folder, file_format=PieceFormat.STL)
     return {
         piece.id: (trimesh.load(threemf), trimesh.load(stl), str(threemf))
-        for piece, threemf, stl in zip(pieces, threemfs, stls)
+        for piece, threemf, stl in zip(pieces, threemfs, stls, strict=True)
     }
 
 
@@ -110,7 +110,8 @@ def test_a_part_that_does_not_survive_writing_raises_and_leaves_no_file(tmp_path
     pinched = cube + cube.translate((1.0, 1.0, 1.0))  # two bodies touching at a corner: one once read back
     broken = dataclasses.replace(model, parts={**model.parts, Part.RELIEF: pinched})
     (tmp_path / "knight.3mf").write_bytes(b"old")
-    with pytest.raises(ThreemfError, match="part 'relief' is not a valid solid after writing: 1 separate bodies where 2"):
+    with pytest.raises(ThreemfError,
+                       match="part 'relief' is not a valid solid after writing: 1 separate bodies where 2"):
         write_piece_3mf(tmp_path / "knight.3mf", broken)
     assert [p.name for p in tmp_path.iterdir()] == ["knight.3mf"]
     assert (tmp_path / "knight.3mf").read_bytes() == b"old"
@@ -125,7 +126,8 @@ def test_a_piece_named_like_a_part_or_the_scene_root_still_makes_one_object_of_t
 
 def test_dealer_pieces_writes_3mf_on_request_and_stl_by_default(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf", "--square-mm", "40", "--out", str(tmp_path)])
+    result = runner.invoke(cli, ["pieces", "--piece", "wazir", "--format", "3mf", "--square-mm", "40",
+                                 "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "pieces-40mm"
     assert f"1 3MF files in {folder}" in result.output
@@ -162,8 +164,10 @@ def test_dealer_pieces_writes_the_prusaslicer_layout_on_request(tmp_path):
     assert {p.name for p in path.parent.iterdir()} == {"wazir.prusa.3mf", "wazir.3mf"}
 
 
-@pytest.mark.skipif(shutil.which("prusa-slicer") is None, reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")
-def test_prusaslicer_loads_the_prusa_layout_as_one_object_of_three_parts_and_the_standard_one_as_three_objects(tmp_path):
+@pytest.mark.skipif(shutil.which("prusa-slicer") is None,
+                    reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")
+def test_prusaslicer_loads_the_prusa_layout_as_one_object_of_three_parts_and_the_standard_one_as_three_objects(
+        tmp_path):
     """PrusaSlicer re-saves what it loaded as its own project: its model config shows objects and parts."""
     model = build_piece(CATALOGUE.get("wazir"))
     write_piece_prusa_3mf(tmp_path / "prusa.3mf", model)

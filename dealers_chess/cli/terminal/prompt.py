@@ -44,7 +44,7 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool, console: Con
                   f"{escape(str(saver.path))}. Type [bold]help[/] for the commands.")
     draw_board(console, session_state(session))
     session.start_clock()  # the players see the board: the clock starts now (a move would start it too)
-    prompt = PromptSession(history=InMemoryHistory())
+    prompt: PromptSession[str] = PromptSession(history=InMemoryHistory())
     ticking = session.clock is not None
     while True:
         _computer_plays(console, session, saver)
@@ -66,7 +66,7 @@ def play_in_terminal(session: Session, saver: Saver, resumed: bool, console: Con
     console.print(f"saved to {escape(str(saver.path))}; continue with: dealer play --resume {escape(str(saver.path))}")
 
 
-def _confirmed(prompt: PromptSession, session: Session, line: str) -> bool:
+def _confirmed(prompt: PromptSession[str], session: Session, line: str) -> bool:
     """Ask before a line that would end the game by a player's word; True to go ahead."""
     question = confirmation(session, line)
     if question is None:

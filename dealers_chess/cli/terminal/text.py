@@ -6,7 +6,8 @@ from dealers_chess.engine.session.state import SessionState
 
 
 def board_lines(state: SessionState) -> list[str]:
-    """The board as plain text, top rank first: the codes on the cards (White upper case, Black lower case), '.' empty."""
+    """The board as plain text, top rank first: the codes on the cards (White upper case, Black lower case),
+    '.' empty."""
     width = max([len(sq.code) for row in state.rows for sq in row if sq.code] + [1]) + 1
     lines = []
     for index, row in enumerate(state.rows):

@@ -1,4 +1,5 @@
-"""Who may open the board `dealer serve` serves: the run's secret key, the Host names it answers to, the addresses to print.
+"""Who may open the board `dealer serve` serves: the run's secret key, the Host names it answers to, the addresses
+to print.
 
 The key is made fresh for every run and only the printed address carries it; the page keeps it in a
 cookie and sends it with every request. The Host names are the loopback names and the bound (or,
@@ -126,4 +127,5 @@ def qr_lines(text: str) -> list[str]:
     if len(rows) % 2:
         rows.append([0] * width)
     glyphs = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
-    return ["".join(glyphs[top, bottom] for top, bottom in zip(rows[i], rows[i + 1])) for i in range(0, len(rows), 2)]
+    return ["".join(glyphs[top, bottom] for top, bottom in zip(rows[i], rows[i + 1], strict=True))
+            for i in range(0, len(rows), 2)]

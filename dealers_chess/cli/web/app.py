@@ -96,7 +96,9 @@ class Table:
     def _think(self, position, seen: int, clock_left: float | None) -> None:
         """The computer's search, off the lock; its move is played only if nothing changed meanwhile."""
         session = self.session
-        move = session.computer.choose(position, self._stop_thinking, clock_left)
+        computer = session.computer
+        assert computer is not None  # started only when computer_due, which needs a computer
+        move = computer.choose(position, self._stop_thinking, clock_left)
         with self.lock:
             self._thinker = None
             if self._stop_thinking.is_set():
@@ -218,7 +220,8 @@ def battle_open(session: Session) -> bool:
 
 
 def battle_steps(session: Session) -> dict[str, list[str]]:
-    """Per pawn or crab of the side to move, the squares one battle step may take it to (while the battle move is open)."""
+    """Per pawn or crab of the side to move, the squares one battle step may take it to (while the battle move
+    is open)."""
     if not battle_open(session):
         return {}
     pos = session.position
@@ -290,7 +293,8 @@ class Endpoints:
 
 
 def create_app(table: Table, access: Access) -> ASGIApp:
-    """The web application serving `table` behind the guard: the page at /, its files under /static, the game under /api."""
+    """The web application serving `table` behind the guard: the page at /, its files under /static, the game
+    under /api."""
     page_text = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace(KEY_SLOT, access.key)
     ends = Endpoints(table, page_text)
     routes = [

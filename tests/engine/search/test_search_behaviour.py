@@ -68,7 +68,7 @@ def test_depth_nodes_and_stop_limits():
     seen: list[Info] = []
     result = Searcher().search(pos, Limits(depth=3), on_info=seen.append)
     assert [info.depth for info in seen] == [1, 2, 3] and result.info == seen[-1]
-    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:]))
+    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:], strict=False))
     budget = Searcher().search(pos, Limits(nodes=500))
     assert budget.info.nodes <= 500 + 64 and budget.move in legal_moves(pos)
     stop = threading.Event()

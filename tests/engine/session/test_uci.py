@@ -171,7 +171,8 @@ def test_time_allocation_is_a_share_of_the_clock_and_never_all_of_it():
     assert allotted_seconds(Go(infinite=True), 0) is None and allotted_seconds(Go(depth=3), 0) is None
     # 60 s with 1 s increments: about 60/30 + 0.75
     assert allotted_seconds(Go(wtime=60000, btime=1000, winc=1000, binc=0), 0) == pytest.approx(2.72)
-    assert allotted_seconds(Go(wtime=60000, btime=1000, winc=1000, binc=0), 1) == pytest.approx(0.005)  # 1/30 s less the margin: the floor
+    # 1/30 s less the margin: the floor
+    assert allotted_seconds(Go(wtime=60000, btime=1000, winc=1000, binc=0), 1) == pytest.approx(0.005)
     for left in (1, 10, 50, 200, 1000, 5000, 60000):
         for inc in (0, 100, 2000, 10000):
             for moves in (None, 1, 2, 40):

@@ -1,0 +1,67 @@
+"""What the browser tests of `dealer serve` share: Chromium, a served game, and the page helpers they both use.
+
+The fixtures built on these (browser, page, serve) are in tests/cli/conftest.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # the test extra is not installed
+    sync_playwright = None
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    sync_playwright is None or CHROMIUM is None,
+    reason="needs Chromium and Playwright: apt-get install -y chromium; pip install -e '.[test]'")
+# *.attacker.test resolves to this computer: a hostile site, or a DNS-rebinding one, on the same machine
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--host-resolver-rules=MAP *.attacker.test 127.0.0.1"]
+DEALER = [sys.executable, "-m", "dealers_chess"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+class Server:
+    """A `dealer serve` process on a free port; its URL and the record it saves to."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        self.folder, self.args = folder, args
+        self.start(*args)
+
+    def start(self, *args: str) -> None:
+        self.process = subprocess.Popen([*DEALER, "serve", *args, "--port", "0"], cwd=self.folder, text=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        timer = threading.Timer(30, self.process.kill)
+        timer.start()
+        lines = [self.process.stdout.readline(), self.process.stdout.readline()]
+        timer.cancel()
+        assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
+        self.url = lines[1].split()[1]
+        self.origin = self.url.partition("/?")[0]
+        self.key = self.url.partition("?key=")[2]
+        self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#move-list .san').length === n", arg=count)
+
+
+def open_board(page, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("[data-square]")
