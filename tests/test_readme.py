@@ -120,3 +120,9 @@ def test_the_tour_covers_every_command():
     from dealers_chess.cli import COMMAND_MODULES
 
     assert set(COMMAND_MODULES) <= commands, f"README tour lacks: {sorted(set(COMMAND_MODULES) - commands)}"
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    two_commands = README.read_text().split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    test_command = re.findall(r"^```sh\n(.*?)\n```", two_commands, re.M | re.S)[1]
+    assert (ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == test_command

@@ -16,7 +16,6 @@ from reportlab.pdfbase.ttfonts import TTFont
 from dealers_chess.cards.primitives import Font
 from dealers_chess.pieces.errors import DealerError
 
-ASCENT = 0.76  # Vera cap height plus a little, as a fraction of the size (for placing lines)
 DESCENT = 0.24
 
 

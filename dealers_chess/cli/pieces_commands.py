@@ -30,7 +30,7 @@ from dealers_chess.printing.solids.plates import (
 
 
 def select_pieces(catalogue: Catalogue, sets, games, groups, piece_ids) -> list[PieceDef]:
-    """The pieces to print (Catalogue.choose: the same selection as `dealer cards`); every piece when nothing is given."""
+    """The pieces to print (Catalogue.choose, as `dealer cards` selects); every piece when nothing is given."""
     return catalogue.choose(sets, games, groups, piece_ids, default_sets=None)
 
 

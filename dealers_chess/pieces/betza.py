@@ -14,8 +14,6 @@ from dealers_chess.pieces.errors import BetzaError
 DIRECTION_LETTERS = "fblrvsh"
 # Modifiers a leg may carry, in the canonical order XBoard parses them (a subset of mcdetpgoynj).
 MODIFIER_ORDER = "mcepgynj"
-FINAL_LEG_MODIFIERS = frozenset("mcepgnj")
-NON_FINAL_LEG_MODIFIERS = frozenset("my")
 UNSUPPORTED_LETTERS = {
     "d": "friendly capture (d)",
     "t": "tame moves (t)",

@@ -73,10 +73,6 @@ class Path:
     def final(self) -> LegPath:
         return self.legs[-1]
 
-    @property
-    def is_slide(self) -> bool:
-        return self.final.max_steps != 1
-
     def rotated(self) -> Path:
         """This path as Black sees it."""
         return Path(tuple(leg.rotated() for leg in self.legs), self.modes, self.hop, self.initial)

@@ -15,13 +15,20 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (a container's or taskset's limit, not the machine's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1  # Windows and macOS: no affinity call
+
+
 def each_on_every_core(
     work: Callable[[Item], Result], items: Sequence[Item], advance: Callable[[int], None] | None = None,
 ) -> list[Result]:
     """work(item) for every item, one process per core (in this process when there is one core or one
     item), advance(1) after each in the items' order; the results in that order."""
     results: list[Result] = []
-    workers = min(len(items), os.cpu_count() or 1)
+    workers = min(len(items), usable_cores())
     outcomes: Iterator[Result]
     if workers <= 1:
         outcomes = map(work, items)

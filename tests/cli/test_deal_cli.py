@@ -280,7 +280,8 @@ def test_examples_deal_and_a_deck_too_small_names_every_shortfall(tmp_path):
     result = run("--catalogue", str(EXAMPLES / "my-pieces.toml"), "deal", "--seed", "1",
                  "--deck", str(EXAMPLES / "my-deck.toml"), "--json")
     assert result.exit_code == 0, result.output
-    cards = set(json.loads(result.output)["white"]["dealt"]["pieces"]) | set(json.loads(result.output)["black"]["dealt"]["pieces"])
+    data = json.loads(result.output)
+    cards = set(data["white"]["dealt"]["pieces"]) | set(data["black"]["dealt"]["pieces"])
     assert cards <= set(tomllib.loads((EXAMPLES / "my-deck.toml").read_text())["pieces"])
     small = tmp_path / "small.toml"
     small.write_text('royals = ["king", "chef"]\npieces = ["queen"]\npawns = ["standard-pawn"]\n')

@@ -10,6 +10,7 @@ import time
 
 import chess
 import chess.engine
+import pytest
 
 DEALER_UCI = [sys.executable, "-m", "dealers_chess", "uci"]
 MOVETIME = 0.2
@@ -65,6 +66,7 @@ def _answer_times(engine, board: chess.Board, limit: chess.engine.Limit, late_af
     return spent
 
 
+@pytest.mark.timing  # wall-clock limits: run alone after the parallel run (-m timing)
 def test_python_chess_plays_a_whole_game_of_chess_and_every_answer_comes_in_time():
     rng = random.Random(23)
     board = chess.Board()
@@ -86,6 +88,7 @@ def test_python_chess_plays_a_whole_game_of_chess_and_every_answer_comes_in_time
     assert len(late) <= len(times) // 20 and max(times) <= MOVETIME + LATE_SLACK_S, late
 
 
+@pytest.mark.timing  # wall-clock limits: run alone after the parallel run (-m timing)
 def test_the_engine_plays_itself_on_a_clock_and_never_oversteps_its_time():
     board = chess.Board()
     clocks = {chess.WHITE: 3.0, chess.BLACK: 3.0}

@@ -12,7 +12,6 @@ from dealers_chess.cards.primitives import Drawing
 from dealers_chess.cards.theme import NEUTRAL
 from dealers_chess.engine.measure.values import piece_value
 from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef
-from dealers_chess.pieces.errors import DealerError
 
 GROUP_ORDER = tuple(group.value for group in Group)
 LEGENDS_PER_DECK = 2  # one per player

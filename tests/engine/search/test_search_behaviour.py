@@ -8,6 +8,7 @@ import threading
 import time
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def test_a_search_stopped_by_the_clock_leaves_the_position_too():
     assert snapshot(pos) == before and result.move in legal_moves(pos)
 
 
+@pytest.mark.timing  # wall-clock limits: run alone after the parallel run (-m timing)
 def test_the_time_limit_is_kept():
     for pos in (parse_fen(MIDDLEGAME, "chess"), random_deal(random.Random(5), 12)):
         searcher = Searcher()
