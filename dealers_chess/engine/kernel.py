@@ -262,6 +262,9 @@ def _walk_hop(ray: Ray, occupancy: Sequence[int], side: int, ep_squares: frozens
 # (squares, flags, ray); ray is None for a plain slide or leap (no via, lame, jump, hop or skip)
 # and the Ray itself otherwise, which is then walked by the generic walkers above.
 
+# An entry's flags: bit 0 F_MOVE (its squares take a move), bit 1 F_CAPTURE (a capture), bit 2 F_EP (an
+# en-passant capture), bit 3 F_INITIAL (open only to an unmoved piece); the bits from 4 up, flags >> 4,
+# count the leading squares that must be empty and are not destinations (F_PASS per square: a lame leap).
 F_MOVE, F_CAPTURE, F_EP, F_INITIAL = 1, 2, 4, 8
 R_MOVE, R_EP, R_CAPTURE = 0, 1, 2  # reach codes of `fast_destinations`, ranked like RANK
 
@@ -273,7 +276,7 @@ def is_plain(ray: Ray) -> bool:
     return not (ray.via or ray.lame or ray.jump or ray.skip_first) and ray.hop is Hop.NONE
 
 
-F_PASS = 16  # flags >> 4: how many leading squares must be empty and are not destinations
+F_PASS = 16  # one leading square that must be empty and is not a destination (flags >> 4 counts them)
 
 
 def _is_lame_leap(ray: Ray) -> bool:

@@ -29,4 +29,5 @@ class Move(NamedTuple):
 
 
 
+FRM, TO, KIND, PROMOTION, EXTRA, PARTNER_TO, STEPS = range(7)  # Move's fields by index, for the hottest loops
 PLAIN_TAIL = (Kind.NORMAL, None, -1, -1, ())  # Move's fields after frm and to, for an ordinary move

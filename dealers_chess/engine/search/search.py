@@ -267,10 +267,9 @@ class Searcher:
         entry = self.table.get(key)
         tt_move = None
         if entry is not None:
-            tt_move = entry[3]
-            if entry[0] >= depth and not pv_node:
-                stored = _from_table(entry[2], ply)
-                bound = entry[1]
+            tt_depth, bound, tt_score, tt_move = entry
+            if tt_depth >= depth and not pv_node:
+                stored = _from_table(tt_score, ply)
                 if bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha):
                     return stored
         checked = in_check(pos, pos.turn)
@@ -305,8 +304,9 @@ class Searcher:
         best, best_move, bound = -INFINITE, None, UPPER
         mover, searched, skipped = pos.turn, 0, False
         for m in ordered:
-            kind = m[2]
-            quiet = m[3] is None and (kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[m[1]] == EMPTY)))
+            frm, to, kind, promotion, _, _, _ = m
+            quiet = promotion is None and (
+                kind == BATTLE or (kind != EN_PASSANT and (kind != NORMAL or occ[to] == EMPTY)))
             if futile and quiet and searched and best > -MATE_BOUND:
                 skipped = True
                 continue
@@ -333,7 +333,7 @@ class Searcher:
                         if quiet:
                             if killers[0] != m:
                                 killers[1], killers[0] = killers[0], m
-                            hk = (pos.turn, m[0], m[1])
+                            hk = (pos.turn, frm, to)
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break
         if not searched:
@@ -394,22 +394,22 @@ class Searcher:
         occ, piece, terms = pos.occ, pos.piece, self.evaluator.type_terms
         scored = []
         for m in moves:
-            kind, promotion = m[2], m[3]
+            frm, to, kind, promotion, extra, _, _ = m
             if kind == EN_PASSANT:
-                gain = terms(piece[m[4]]).value
-            elif kind == NORMAL and occ[m[1]] != EMPTY:
-                gain = terms(piece[m[1]]).value
+                gain = terms(piece[extra]).value
+            elif kind == NORMAL and occ[to] != EMPTY:
+                gain = terms(piece[to]).value
             elif promotion is not None:
                 gain = 0
             else:
                 continue
             if promotion is not None:
-                gain += self._promotion_value(m, promotion) - terms(piece[m[0]]).value
+                gain += self._promotion_value(m, promotion) - terms(piece[frm]).value
             if stand + gain + margin < alpha:
                 continue
-            if promotion is None and terms(piece[m[0]]).value > gain + 50 and is_attacked(pos, m[1], 1 - pos.turn):
+            if promotion is None and terms(piece[frm]).value > gain + 50 and is_attacked(pos, to, 1 - pos.turn):
                 continue  # a capture by a bigger piece of a defended one: it loses material
-            scored.append((gain * 16 - terms(piece[m[0]]).value // 8, m))
+            scored.append((gain * 16 - terms(piece[frm]).value // 8, m))
         if not scored:
             return stand
         if self.deck:
@@ -448,11 +448,11 @@ class Searcher:
         history, turn = self.history, pos.turn
         keyed = []
         for m in moves:
-            frm, to, kind, promotion = m[0], m[1], m[2], m[3]
+            frm, to, kind, promotion, extra, _, _ = m
             if m == tt_move:
                 score = 1 << 40
             elif kind == EN_PASSANT or (kind == NORMAL and occ[to] != EMPTY):
-                victim = piece[m[4]] if kind == EN_PASSANT else piece[to]
+                victim = piece[extra] if kind == EN_PASSANT else piece[to]
                 score = (1 << 30) + terms(victim).value * 64 - terms(piece[frm]).value // 4
                 if promotion is not None:
                     score += self._promotion_value(m, promotion) * 64

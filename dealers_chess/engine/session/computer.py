@@ -67,6 +67,6 @@ class Computer:
 def replayed(pos: Position, start_fen: str) -> Position:
     """A copy of `pos` made by playing its moves again from `start_fen`: the same position and history."""
     copy = parse_fen(start_fen, pos.game, pos.catalogue)
-    for entry in pos.stack:
-        copy.push(entry[0])
+    for move, _, _ in pos.stack:  # (move, saved state, undo) per move made
+        copy.push(move)
     return copy
