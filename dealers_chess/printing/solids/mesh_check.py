@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import trimesh
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,22 +36,27 @@ class MeshCheck:
 
 
 def check_triangles(triangles: np.ndarray) -> MeshCheck:
-    """Validate a float32 triangle soup (M x 3 x 3) the way a slicer sees it."""
-    corners = np.ascontiguousarray(triangles.reshape(-1, 3).astype(np.float32))
-    _, index = np.unique(corners.view(np.dtype((np.void, 12))), return_inverse=True)
-    faces = index.reshape(-1, 3).astype(np.int64)
-    directed = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
-    n = int(faces.max()) + 1 if len(faces) else 1
-    undirected, counts = np.unique(np.sort(directed, axis=1) @ np.array([n, 1]), return_counts=True)
-    directed_codes, directed_counts = np.unique(directed @ np.array([n, 1]), return_counts=True)
-    tri64 = triangles.astype(np.float64)
-    cross = np.cross(tri64[:, 1] - tri64[:, 0], tri64[:, 2] - tri64[:, 0])
-    volume = float(np.einsum("ij,ij->", tri64[:, 0], cross) / 6.0)
+    """Validate a float32 triangle soup (M x 3 x 3) the way a slicer sees it.
+
+    trimesh merges the corners that are the same float32 point, as a slicer does, and says whether the
+    surface is closed and consistently wound and what it holds; the counts behind a failure are taken
+    only then. Bodies are counted here: trimesh's count needs SciPy, a large dependency for one number.
+    """
+    corners = triangles.reshape(-1, 3).astype(np.float64)
+    mesh = trimesh.Trimesh(vertices=corners, faces=np.arange(len(corners)).reshape(-1, 3), process=True)
+    faces = np.asarray(mesh.faces, dtype=np.int64)
+    open_edges = 0 if mesh.is_watertight else int((_edge_counts(mesh.edges_sorted) != 2).sum())
+    misoriented = 0 if mesh.is_winding_consistent else int((_edge_counts(mesh.edges) != 1).sum())
     return MeshCheck(
-        triangles=len(faces), open_edges=int((counts != 2).sum()),
-        misoriented_edges=int((directed_counts != 1).sum()), volume_mm3=volume,
-        bodies=_bodies(faces, n), degenerate=int((np.linalg.norm(cross, axis=1) == 0).sum()),
+        triangles=len(faces), open_edges=open_edges, misoriented_edges=misoriented,
+        volume_mm3=float(mesh.volume) if len(faces) else 0.0, bodies=_bodies(faces, len(mesh.vertices)),
+        degenerate=int((mesh.area_faces == 0).sum()),
     )
+
+
+def _edge_counts(edges: np.ndarray) -> np.ndarray:
+    """How often each distinct edge occurs."""
+    return np.unique(edges, axis=0, return_counts=True)[1]
 
 
 def _bodies(faces: np.ndarray, vertex_count: int) -> int:
