@@ -65,3 +65,30 @@ def test_a_reader_that_stops_early_ends_the_run_without_a_message():
     run = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, timeout=60)
     os.close(write_end)
     assert run.stderr == b"" and run.returncode == 1
+
+
+def test_a_bare_dealer_lists_the_commands_and_the_version_comes_from_the_installed_metadata():
+    from importlib.metadata import version
+
+    bare = subprocess.run([sys.executable, "-m", "dealers_chess"], capture_output=True, text=True, timeout=60)
+    assert bare.returncode == 0 and "Commands:" in bare.stdout
+    assert all(name in bare.stdout for name in COMMAND_MODULES)
+    shown = subprocess.run([sys.executable, "-m", "dealers_chess", "--version"], capture_output=True, text=True)
+    assert shown.stdout == f"dealer {version('dealers-chess')}\n"
+    uci = subprocess.run([sys.executable, "-m", "dealers_chess", "uci"], input="uci\nquit\n", capture_output=True,
+                         text=True, timeout=60)
+    assert uci.stdout.splitlines()[0] == f"id name Dealer's Chess toolkit {version('dealers-chess')}"
+
+
+def test_the_catalogue_option_works_before_the_command_and_after_it(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[[piece]]\nid = "my-rook"\nname = "My Rook"\ngroup = "piece"\ncode = "MY"\nbetza = "R"\n'
+                    'text = "Slides along ranks and files."\n')
+    before = CliRunner().invoke(cli, ["--catalogue", str(mine), "piece", "my-rook"])
+    after = CliRunner().invoke(cli, ["piece", "my-rook", "--catalogue", str(mine)])
+    assert before.exit_code == after.exit_code == 0 and before.output == after.output and "My Rook" in before.output
+    lines = "position fen 4k3/8/8/8/8/8/8/(MY)3K3 w - - 0 1\ngo depth 1\nquit\n"  # a position with the user's piece
+    uci = CliRunner().invoke(cli, ["--catalogue", str(mine), "uci"], input=lines)
+    assert uci.exit_code == 0 and "bestmove" in uci.output and "info string" not in uci.output
+    bad = CliRunner().invoke(cli, ["--catalogue", str(tmp_path / "missing.toml"), "uci"], input="quit\n")
+    assert bad.exit_code == 1 and "missing.toml" in bad.output
