@@ -249,11 +249,12 @@ Print-on-demand (cards/print-on-demand/)
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
 
-  Weight: every piece has a pocket under the base for a flat steel washer (ISO 7089; glue it in
-  and cover the base with felt); dealer pieces --no-weight-pocket leaves the pocket out. Estimated
+  Weight: every piece has a pocket under the base for two stacked flat steel washers (ISO 7089; glue
+  them in and cover the base with felt, which also hides the code); dealer pieces --no-weight-pocket
+  leaves the pocket out. Estimated
   weights in {material} ({density:g} g/cm3), printed with {perimeters} perimeters of {width:g} mm, {infill:g} % infill,
   {top} top and {bottom} bottom layers of {layer_mm:g} mm (within 10 % of PrusaSlicer's own estimate at
-  these settings), plus the washer's nominal steel mass:
+  these settings), plus the two washers' nominal steel mass:
 {weights}
 
 Files written by this run:
@@ -318,13 +319,13 @@ def _span(values: list[float], unit: str = " g") -> str:
 
 
 def _group_weights(weights: list) -> str:
-    """'17.5-17.8 g printed + an M10 washer (3.6 g) = 21.0-21.3 g' for a group's pieces."""
+    """'17.5-17.8 g printed + 2 M10 washers (7.2 g) = 24.7-25.0 g' for a group's pieces."""
     printed = f"{_span([w.printed_g for w in weights])} printed"
     washers = sorted({w.washer.size for w in weights if w.washer}, key=lambda size: float(size[1:]))
     if not washers:
         return printed + " (no washer)"
     washer_g = _span([w.washer_g for w in weights if w.washer])
-    return f"{printed} + {'/'.join(washers)} washer ({washer_g}) = {_span([w.total_g for w in weights])}"
+    return f"{printed} + 2 {'/'.join(washers)} washers ({washer_g}) = {_span([w.total_g for w in weights])}"
 
 
 def _back_pages(cards: list, profile) -> str:

@@ -1,71 +1,270 @@
-"""The shape language of the 3D pieces: heads from the movement, nozzle-safe details measured on
-cross-sections of the built meshes, top faces on 0.2 mm layers, and side silhouettes that differ."""
+"""The turned set: heights near FIDE's, top plates at most three quarters of the foot, sculpted heads,
+reserved silhouettes, collar bands that tell leaps, rule marks, pawn classes; nozzle-safe details
+measured on cross-sections of the built meshes, top faces on 0.2 mm layers, and no two pieces of a
+group alike both from the side and from above."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 
+import numpy as np
 import pytest
-from manifold3d import CrossSection, JoinType
+from manifold3d import CrossSection, JoinType, Manifold
 
 from dealers_chess.pieces.catalogue import Group, ShapeFeature, load_catalogue
 from dealers_chess.pieces.errors import CatalogueError
 from dealers_chess.pieces.model3d.body import LAYER_MM, body_size
-from dealers_chess.pieces.model3d.model import RELIEF_MM, ModelOptions, Part, build_piece
-from dealers_chess.pieces.model3d.shape import Rim, shape_of
+from dealers_chess.pieces.model3d.emblem import emblem_of
+from dealers_chess.pieces.model3d.heads import MITRE_CUT_DEG, MITRE_CUT_MM, MITRE_CUT_Z
+from dealers_chess.pieces.model3d.model import ONE_COLOUR_RELIEF_MM, RELIEF_MM, ModelOptions, Part, build_piece
+from dealers_chess.pieces.model3d.shape import (
+    Finial,
+    Head,
+    Mark,
+    Modality,
+    PawnClass,
+    Rim,
+    Ring,
+    angle_of,
+    king_like,
+    pawn_class,
+    shape_of,
+)
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
 ORTHODOX = ["king", "queen", "rook", "bishop", "knight", "standard-pawn"]
+# FIDE Handbook C.02 2.3: heights in mm on 50 mm squares (a Bishop 70-75), each within 10 %
+FIDE_MM = {"king": 95.0, "queen": 85.0, "bishop": 72.5, "knight": 61.5, "rook": 56.0, "standard-pawn": 49.0}
 # the tightest top faces: rings and dashes on small grids, symbols beside bars, finials among markers
 RISKY = ["pharaoh", "archbishop", "viceroy", "turtle", "hyena", "berolina-pawn", "crab", "spinal-pawn", "lance-pawn",
-         "piglet-pawn", "linebacker-pawn", "cannon", "antelope", "lion", "shogun"]
+         "piglet-pawn", "linebacker-pawn", "cannon", "antelope", "lion", "shogun", "nightrider", "chancellor"]
 NOZZLE_MM, WIDTH_MM, HOLE_MM = 0.4, 0.8, 1.0
 
 
-def test_the_orthodox_six_wear_staunton_heads():
-    shapes = {piece_id: shape_of(CATALOGUE.get(piece_id)) for piece_id in ORTHODOX}
-    assert shapes["king"].rim is Rim.CROWN and shapes["king"].cross
-    assert shapes["queen"].rim is Rim.CORONET and shapes["queen"].ball
-    assert shapes["rook"].rim is Rim.TOWER and shapes["rook"].thick
-    assert shapes["bishop"].mitre and shapes["bishop"].rim is Rim.PLAIN
-    assert shapes["knight"].horse and not shapes["knight"].fins
-    pawn = shapes["standard-pawn"]
-    assert pawn.rim is Rim.PLAIN and not (pawn.horse or pawn.mitre or pawn.ball or pawn.cross)
-    tops = {piece_id: build_piece(CATALOGUE.get(piece_id)).solid.bounding_box()[5] for piece_id in ORTHODOX}
-    assert tops["king"] > tops["queen"] > tops["bishop"] > tops["knight"] > tops["rook"] > tops["standard-pawn"]
+def _height(model) -> float:
+    return model.solid.bounding_box()[5]
 
 
-def test_compounds_combine_their_parts():
-    archbishop, chancellor = shape_of(CATALOGUE.get("archbishop")), shape_of(CATALOGUE.get("chancellor"))
-    assert archbishop.horse and archbishop.mitre
-    assert chancellor.horse and chancellor.rim is Rim.TOWER
-    lion = build_piece(CATALOGUE.get("lion"))  # its steps leave no room for a horse head: knight fins
-    assert lion.shape.fins and not lion.shape.horse
+def test_the_orthodox_six_stand_near_fides_heights_king_queen_and_bishop_clearly_apart():
+    heights = {piece_id: _height(build_piece(CATALOGUE.get(piece_id))) for piece_id in ORTHODOX}
+    for piece_id, fide in FIDE_MM.items():
+        assert 0.9 * fide <= heights[piece_id] <= 1.1 * fide, (piece_id, heights[piece_id])
+    assert heights["king"] - heights["queen"] >= 8.0 and heights["queen"] - heights["bishop"] >= 8.0
+    order = sorted(ORTHODOX, key=heights.get, reverse=True)
+    assert order == ["king", "queen", "bishop", "knight", "rook", "standard-pawn"]
 
 
-def test_leaps_mark_the_stem_and_reach_sets_the_height():
-    wazir, dabbaba, threeleaper = (shape_of(CATALOGUE.get(i)) for i in ("wazir", "dabbaba", "threeleaper"))
-    assert [bool(c) for c in wazir.collars] == [True, False, False]
-    assert [bool(c) for c in dabbaba.collars] == [False, True, False]
-    assert [bool(c) for c in threeleaper.collars] == [False, False, True]
-    tops = [build_piece(CATALOGUE.get(i)).top_mm for i in ("wazir", "dabbaba", "threeleaper")]
-    assert tops[0] < tops[1] < tops[2]
+def test_fairy_pieces_stand_by_power_band():
+    def top(piece_id: str) -> float:
+        return _height(build_piece(CATALOGUE.get(piece_id)))
+
+    riders, leapers, pawns = ("cannon", "vao", "gryffon", "squire"), ("wazir", "camel", "alibaba", "zebra"), \
+        ("berolina-pawn", "crab", "iron-pawn")
+    assert min(map(top, riders)) > max(map(top, pawns)) and min(map(top, leapers)) > max(map(top, pawns))
+    assert top("chancellor") > top("knight") and top("archbishop") > top("knight")  # riders above the leaper
+    assert top("wazir") < top("dabbaba") < top("threeleaper")  # leapers by reach
+    assert min(top(p.id) for p in ALL if p.group is Group.ROYAL) > max(top(p.id) for p in ALL if p.group is Group.PIECE
+                                                                       and p.id != "king")
 
 
-def test_named_rules_mark_the_rim():
-    rims = {i: shape_of(CATALOGUE.get(i)).rim
-            for i in ("standard-pawn", "mecklenbeck-pawn", "chicken-pawn", "consuls-pawn")}
-    assert rims == {"standard-pawn": Rim.PLAIN, "mecklenbeck-pawn": Rim.POINTS, "chicken-pawn": Rim.BAND,
-                    "consuls-pawn": Rim.BATTLEMENT}
+@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+def test_every_top_plate_and_everything_on_the_upper_stem_is_at_most_three_quarters_of_the_foot(square_mm):
+    wide = []
+    for piece in ALL:
+        model = build_piece(piece, ModelOptions(square_mm))
+        low, high = model.profile.stem
+        vertices, _ = model.mesh()
+        upper = vertices[vertices[:, 2] > (low + high) / 2]
+        reach = float(np.hypot(upper[:, 0], upper[:, 1]).max())
+        foot = model.size.base_radius
+        if model.size.plate_radius > 0.75 * foot + 1e-6 or reach > 0.75 * foot + 0.05:
+            wide.append((piece.id, round(reach / model.size.base_radius, 3)))
+    assert wide == []
+
+
+def test_everything_scales_with_the_square():
+    from dealers_chess.pieces.model3d.body import BASES
+
+    for piece_id in ORTHODOX:
+        big, small = (build_piece(CATALOGUE.get(piece_id), ModelOptions(square_mm)) for square_mm in (50.0, 40.0))
+        assert _height(small) == pytest.approx(0.8 * _height(big), rel=0.04), piece_id
+        for model, square_mm in ((big, 50.0), (small, 40.0)):  # a foot widens only where its diagram needs it
+            assert model.size.base_radius >= BASES[CATALOGUE.get(piece_id).group] * square_mm / 2 - 1e-9
+        group = CATALOGUE.get(piece_id).group
+        if big.size.base_radius == BASES[group] * 25.0 and small.size.base_radius == BASES[group] * 20.0:
+            assert small.layout.radius_mm < big.layout.radius_mm, piece_id  # a pawn's flat may widen at 40 mm
+
+
+def _extent(model, z: float, axis: int) -> float:
+    """How far the solid's section at height z reaches along x (0) or y (1)."""
+    bounds = model.solid.slice(z).bounds()
+    return bounds[axis + 2] - bounds[axis]
+
+
+def test_every_horse_head_is_at_least_14_mm_thick_and_30_mm_tall_above_its_top_plate():
+    horses = [model for model in map(build_piece, ALL) if model.shape.finial is Finial.HORSE]
+    assert {"knight", "archbishop", "chancellor", "rex", "nightrider"} <= {m.piece_id for m in horses}
+    for model in horses:
+        top = model.top_mm
+        assert _height(model) - top >= 30.0, model.piece_id
+        # the head looks to its owner's left: its thickness runs along y, its length along x
+        assert max(_extent(model, top + dz, 1) for dz in (14.0, 16.0, 18.0, 20.0)) >= 14.0, model.piece_id
+        assert _extent(model, top + 18.0, 0) >= 18.0, model.piece_id  # from the mane to the nose
+
+
+def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
+    king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
+    assert _height(king) - king.top_mm >= 14.0  # the cross
+    cross = king.solid.slice(king.top_mm + 12.5)  # through the arms, above the crown
+    low_x, low_y, high_x, high_y = cross.bounds()
+    assert high_x - low_x >= 10.0 and high_y - low_y >= 4.0
+    assert _height(queen) - queen.top_mm >= 10.0 and queen.shape.rim is Rim.CORONET
+    ball = queen.solid.slice(queen.top_mm + 8.0)
+    assert ball.bounds()[2] - ball.bounds()[0] >= 8.0  # a ball at least 8 mm across
+    assert MITRE_CUT_MM >= 1.6  # the slit prints open: four perimeters' gap
+    normal = np.array([math.sin(math.radians(MITRE_CUT_DEG)), 0.0, math.cos(math.radians(MITRE_CUT_DEG))])
+    for x in (1.0, 2.0, 3.0):  # points on the slit's middle plane, and 0.7 mm either side of it, are empty
+        centre = np.array([x, 0.0, bishop.top_mm + MITRE_CUT_Z - x * math.tan(math.radians(MITRE_CUT_DEG))])
+        for offset in (-0.7, 0.0, 0.7):
+            probe = Manifold.cube((0.1, 0.1, 0.1), center=True).translate(tuple(centre + offset * normal))
+            assert (bishop.solid ^ probe).is_empty(), (x, offset)
+
+
+def _riders(piece) -> set:
+    return {angle_of(path.final.vector) for path in piece.movement.paths if path.final.max_steps is None}
+
+
+def test_silhouettes_are_reserved_crenellations_mitres_balls_and_the_cross():
+    from dealers_chess.pieces.model3d.shape import Angle
+
+    for piece in ALL:
+        spec, riders = shape_of(piece), _riders(piece)
+        if spec.rim is Rim.TOWER:
+            assert Angle.ORTHOGONAL in riders and Angle.DIAGONAL not in riders, piece.id
+        if spec.finial is Finial.MITRE or spec.horse_mitre:
+            assert Angle.DIAGONAL in riders and Angle.ORTHOGONAL not in riders, piece.id
+        if spec.finial is Finial.BALL or spec.rim is Rim.CORONET:
+            assert {Angle.ORTHOGONAL, Angle.DIAGONAL} <= riders, piece.id
+        if spec.finial is Finial.CROSS:
+            assert piece.group is Group.ROYAL and king_like(piece), piece.id
+    # named rules no longer wear the Rook's battlements (review 2, W3)
+    for piece_id in ("consuls-pawn", "hyena", "yanzee"):
+        assert shape_of(CATALOGUE.get(piece_id)).rim is not Rim.TOWER and shape_of(CATALOGUE.get(piece_id)).marks
+
+
+def test_the_collar_band_tells_leap_distance_by_rings_and_direction_by_their_profile():
+    rings = {i: shape_of(CATALOGUE.get(i)).rings for i in ("wazir", "ferz", "dabbaba", "threeleaper", "zebra",
+                                                            "guard", "kirin")}
+    assert rings["wazir"] == (Ring.FLAT,) and rings["ferz"] == (Ring.ROUND,) and rings["guard"] == (Ring.FULL,)
+    assert rings["dabbaba"] == (Ring.THIN, Ring.FLAT) and rings["kirin"] == (Ring.ROUND, Ring.FLAT)
+    assert rings["threeleaper"] == (Ring.THIN, Ring.THIN, Ring.FLAT) and rings["zebra"][-1] is Ring.POINTED
+    assert all(len(shape_of(piece).rings) <= 3 for piece in ALL)
+    assert shape_of(CATALOGUE.get("knight")).rings == (Ring.ROUND,)  # the horse shows its leap: its plate is the collar
+
+
+def test_a_leapers_stem_has_shallow_corners_where_it_leaps():
+    wazir, ferz, rook = (build_piece(CATALOGUE.get(i)) for i in ("wazir", "ferz", "rook"))
+    assert [a for a, _ in wazir.shape.corners] == [0.0, 90.0, 180.0, 270.0]
+    assert [a for a, _ in ferz.shape.corners] == [45.0, 135.0, 225.0, 315.0]
+    assert rook.shape.corners == ()
+    low, high = wazir.profile.stem
+    section = np.array([p for polygon in wazir.solid.slice(low + 0.55 * (high - low)).to_polygons() for p in polygon])
+    radii = np.hypot(section[:, 0], section[:, 1])
+    angles = np.degrees(np.arctan2(section[:, 1], section[:, 0])) % 360
+    proud = radii.max() - radii.min()
+    assert 0.5 <= proud <= 1.05  # at most about 1 mm proud of the round
+    assert min(abs((angles[radii.argmax()] - a + 180) % 360 - 180) for a in (0, 90, 180, 270)) < 6.0
+
+
+def test_pawns_are_slim_ball_headed_and_their_classes_read_apart():
+    classes = {i: pawn_class(CATALOGUE.get(i).movement) for i in ("standard-pawn", "berolina-pawn", "silver-pawn",
+                                                                  "korean-pawn", "piglet-pawn")}
+    assert classes == {"standard-pawn": PawnClass.STRAIGHT, "berolina-pawn": PawnClass.DIAGONAL,
+                       "silver-pawn": PawnClass.BACK, "korean-pawn": PawnClass.BACK, "piglet-pawn": PawnClass.BACK}
+    models = {i: build_piece(CATALOGUE.get(i)) for i in classes}
+    assert all(model.shape.head is Head.BALL for model in models.values())
+    standard = models["standard-pawn"]
+    low, high = standard.profile.stem
+    waist = standard.solid.slice(high - 1.0).bounds()
+    assert waist[2] - waist[0] <= 0.8 * standard.size.base_radius  # the waist at most 40 % of the foot
+    assert len(models["berolina-pawn"].shape.rings) == 2 and len(standard.shape.rings) == 1
+    assert models["silver-pawn"].shape.plinth and models["silver-pawn"].top_mm > standard.top_mm + 2.0
+    views = {i: silhouettes(m) for i, m in models.items()}
+    pairs = (("standard-pawn", "berolina-pawn"), ("standard-pawn", "silver-pawn"), ("berolina-pawn", "silver-pawn"))
+    for a, b in pairs:
+        assert unshared(views[a], views[b]) >= 0.05, (a, b)
+
+
+def test_ribs_stand_on_the_lower_third_where_a_pawn_moves():
+    standard = build_piece(CATALOGUE.get("standard-pawn"))
+    assert standard.shape.ribs == (((0, 1), Modality.MOVE),)  # it only captures diagonally: no rib there
+    low, high = standard.profile.stem
+    forward, back = [], []
+    for z in (low + 0.12 * (high - low), high - 2.0):
+        bounds = standard.solid.slice(z).bounds()
+        forward.append(bounds[3])
+        back.append(-bounds[1])
+    assert forward[0] > back[0] + 0.6  # the forward rib low on the stem
+    assert forward[1] == pytest.approx(back[1], abs=0.05)  # none high up
+
+
+def test_named_rules_are_pips_low_or_grooves_high_on_a_plain_band():
+    shapes = {i: shape_of(CATALOGUE.get(i)) for i in ("standard-pawn", "chicken-pawn", "mecklenbeck-pawn",
+                                                      "consuls-pawn")}
+    assert [s.marks for s in shapes.values()] == [(), (Mark.PIPS,), (Mark.GROOVES,), (Mark.PIPS, Mark.GROOVES)]
+    chicken = build_piece(CATALOGUE.get("chicken-pawn"))
+    low, high, radius = chicken.profile.band
+    pips = chicken.solid.slice((low + high) / 2 + 0.4)
+    corners = np.array([p for polygon in pips.to_polygons() for p in polygon])
+    assert np.hypot(corners[:, 0], corners[:, 1]).max() > radius + 0.8  # the pips stand proud of the band
+
+
+def test_knight_cues_without_a_horse_are_carved_into_the_stem():
+    horse_pawn = build_piece(CATALOGUE.get("horse-pawn"))  # ffN: its two forward knight leaps
+    assert horse_pawn.shape.grooves == ((-1, 2), (1, 2)) and horse_pawn.shape.finial is Finial.NONE
+    low, high = horse_pawn.profile.stem
+    section = np.array([p for polygon in horse_pawn.solid.slice(high - 3.5).to_polygons() for p in polygon])
+    radii, angles = np.hypot(section[:, 0], section[:, 1]), np.degrees(np.arctan2(section[:, 1], section[:, 0]))
+    groove = math.degrees(math.atan2(2, 1))
+    near = np.abs(angles - groove) < 2.0
+    assert radii[near].min() < radii.max() - 0.6  # a groove 1 mm deep where the leap goes
+    assert shape_of(CATALOGUE.get("lance-pawn")).grooves == ((-2, 1), (-1, 2), (1, 2), (2, 1))
+
+
+def test_the_diagram_identifies_a_piece_within_its_family():
+    """No two pieces of a group look alike both from the side and from above: those with the same top
+    diagram and head differ from the side by at least 2 % of their silhouettes (their rule marks)."""
+    looks: dict[tuple, list] = {}
+    for piece in ALL:
+        spec = shape_of(piece)
+        looks.setdefault((piece.group, emblem_of(piece.movement), spec.rim, spec.finial), []).append(piece.id)
+    alike = [ids for ids in looks.values() if len(ids) > 1]
+    assert alike == [["chicken-pawn", "mecklenbeck-pawn", "standard-pawn", "consuls-pawn"]]
+    views = {i: silhouettes(build_piece(CATALOGUE.get(i))) for i in alike[0]}
+    for a, b in itertools.combinations(alike[0], 2):
+        assert unshared(views[a], views[b]) >= 0.02, (a, b)
+
+
+def test_one_colour_pieces_stand_their_relief_taller_with_bigger_dots_and_no_pits():
+    for piece_id in ("knight", "standard-pawn", "king", "cheetah"):
+        two = build_piece(CATALOGUE.get(piece_id))
+        one = build_piece(CATALOGUE.get(piece_id), ModelOptions(one_colour=True))
+        assert one.relief_top_mm == pytest.approx(one.top_mm + ONE_COLOUR_RELIEF_MM)
+        assert two.relief_top_mm == pytest.approx(two.top_mm + RELIEF_MM)
+        assert one.layout.marker_mm >= 2.0 - 1e-9, piece_id
+        below = one.solid.slice(one.top_mm - 0.3)  # pits would be holes just under the top face
+        assert below.num_contour() == len(below.decompose()), piece_id
+        assert _on_layer(one.relief_top_mm)
 
 
 def test_a_shape_key_overrides_the_derived_head():
     wazir = CATALOGUE.get("wazir")
     towered = dataclasses.replace(wazir, shape=(ShapeFeature.TOWER, ShapeFeature.HORSE))
     spec = shape_of(towered)
-    assert spec.rim is Rim.TOWER and spec.horse and spec.collars == shape_of(wazir).collars
+    assert spec.rim is Rim.TOWER and spec.finial is Finial.HORSE and spec.rings == shape_of(wazir).rings
     model = build_piece(towered, ModelOptions(40.0))
     assert len(model.solid.decompose()) == 1 and model.shape.rim is Rim.TOWER
 
@@ -88,7 +287,7 @@ def _on_layer(z_mm: float) -> bool:
 @pytest.mark.parametrize("square_mm", [40.0, 50.0, 57.0])
 def test_top_faces_and_relief_tops_sit_on_layers(square_mm):
     for piece in ALL:
-        size = body_size(piece.group, square_mm, spec=shape_of(piece))
+        size = body_size(piece.group, square_mm, shape_of(piece))
         assert _on_layer(size.height) and _on_layer(size.height + RELIEF_MM), (piece.id, size.height)
     for piece_id in ("queen", "knight", "standard-pawn"):
         model = build_piece(CATALOGUE.get(piece_id), ModelOptions(square_mm))
@@ -174,18 +373,6 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
-def test_pieces_of_a_group_differ_from_the_side_by_at_least_five_percent():
-    views = {piece.id: silhouettes(build_piece(piece)) for piece in ALL}
-    close = []
-    for group in Group:
-        ids = [piece.id for piece in ALL if piece.group is group]
-        for a, b in itertools.combinations(ids, 2):
-            share = unshared(views[a], views[b])
-            if share < 0.05:
-                close.append((a, b, round(share, 3)))
-    assert close == []  # 1,705 pairs, the closest 5.1 % (Bison and Giraffe, Spinal Pawn and Crab)
-
-
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
 def test_no_piece_tips_over_before_twenty_degrees(square_mm):
     import math
@@ -200,24 +387,20 @@ def test_no_piece_tips_over_before_twenty_degrees(square_mm):
 
 
 def _steep_faces(model, limit_deg: float):
-    """Triangles above the bed facing down more steeply than limit_deg from vertical, except the flat
-    roofs of the 0.6 mm code grooves (bridges no wider than a stroke)."""
-    import math
-
-    import numpy as np
-
+    """Triangles above the bed facing down more than limit_deg from vertical, except the flat roofs of the
+    0.6 mm code grooves (bridges no wider than a stroke) and slivers of no area a booleans leaves."""
     vertices, faces = model.mesh()
     triangles = vertices[faces]
     normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
     lengths = np.linalg.norm(normals, axis=1)
     nz = normals[:, 2] / np.where(lengths == 0, 1, lengths)
-    steep = (nz < -math.cos(math.radians(limit_deg)) - 1e-4) & (triangles[:, :, 2].min(axis=1) > 1e-6) & (lengths > 0)
+    steep = (nz < -math.sin(math.radians(limit_deg)) - 1e-3) & (triangles[:, :, 2].min(axis=1) > 1e-6)
     roofs = np.all(np.isclose(triangles[:, :, 2], 0.6, atol=1e-6), axis=1)
-    return triangles[steep & ~roofs]
+    return triangles[steep & ~roofs & (lengths > 2e-4)]
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
-def test_no_head_collar_or_rib_overhangs_more_than_forty_degrees(square_mm):
+def test_nothing_overhangs_more_than_forty_degrees_from_vertical(square_mm):
     for piece in ALL:
         assert len(_steep_faces(build_piece(piece, ModelOptions(square_mm)), 40.0)) == 0, piece.id
 
@@ -229,103 +412,3 @@ def test_no_overhang_with_the_weight_pocket_either(square_mm):
         assert len(_steep_faces(build_piece(piece, ModelOptions(square_mm, weight_pocket=True)), 40.0)) == 0, piece.id
 
 
-def test_a_pawn_that_may_step_back_stands_on_a_plinth():
-    silver, iron, standard = (build_piece(CATALOGUE.get(i)) for i in ("silver-pawn", "iron-pawn", "standard-pawn"))
-    assert silver.shape.plinth and not iron.shape.plinth and not standard.shape.plinth
-    assert silver.top_mm - iron.top_mm == pytest.approx(2.5, abs=0.15)  # 0.05 squares, on a layer
-    assert silver.size.foot_height - iron.size.foot_height == pytest.approx(2.5, abs=0.11)
-    assert not shape_of(CATALOGUE.get("queen")).plinth  # pieces step back anyway: only pawns are marked
-
-
-def test_bent_steps_wear_two_rings_and_fins_point_where_the_knight_leaps():
-    from dealers_chess.pieces.model3d.body import Family, family_of
-
-    assert family_of(CATALOGUE.get("patient-pawn").movement) is Family.BENT_STEP
-    assert family_of(CATALOGUE.get("standard-pawn").movement) is Family.LEAPER
-    assert shape_of(CATALOGUE.get("horse-pawn")).fin_vectors == ((-1, 2), (1, 2))
-    assert shape_of(CATALOGUE.get("lance-pawn")).fin_vectors == ((-2, 1), (-1, 2), (1, 2), (2, 1))
-    assert shape_of(CATALOGUE.get("nightrider")).fin_vectors == ((-1, -2), (-1, 2), (1, -2), (1, 2))
-
-
-def test_mirror_image_pawns_differ_from_the_front_by_their_proud_ribs():
-    left, right = (build_piece(CATALOGUE.get(i)) for i in ("left-end-pawn", "right-end-pawn"))
-    assert unshared(silhouettes(left), silhouettes(right)) >= 0.05
-    # low: its sideways rib is a move-only one
-    low = left.size.foot_top + 0.1 * (left.size.flare_bottom - left.size.foot_top)
-    (_, _, left_x, _), (right_x, _, _, _) = (m.solid.slice(low).bounds() for m in (left, right))
-    assert left_x == pytest.approx(left.size.base_radius - 0.3, abs=0.05)  # the sideways rib, out to the foot's edge
-    assert right_x == pytest.approx(-left_x, abs=0.05)
-
-
-def _corner_share(model, z: float) -> float:
-    """The section at height z: how far it reaches to the side, as a share of its farthest point."""
-    import math
-
-    points = [point for polygon in model.solid.slice(z).to_polygons() for point in polygon]
-    return max(abs(x) for x, _ in points) / max(math.hypot(x, y) for x, y in points)
-
-
-def test_a_leaper_stands_on_a_stem_whose_corners_point_where_it_leaps():
-    from dealers_chess.pieces.model3d.body import Section, section_outline
-
-    wazir, ferz = (build_piece(CATALOGUE.get(i)) for i in ("wazir", "ferz"))
-    assert [a for a, _ in wazir.shape.corners] == [0.0, 90.0, 180.0, 270.0]
-    assert [a for a, _ in ferz.shape.corners] == [45.0, 135.0, 225.0, 315.0]
-    low = wazir.size.foot_top + 3.0  # the plain stem above the foot
-    assert _corner_share(wazir, low) == pytest.approx(1.0, abs=0.01)  # a corner to each side
-    assert _corner_share(ferz, low) == pytest.approx(0.3 + 0.7 * 0.7071, abs=0.02)  # a rounded flat
-    zebra = shape_of(CATALOGUE.get("zebra"))
-    assert [round(a, 1) for a, _ in zebra.corners][:2] == [33.7, 56.3] and len(zebra.corners) == 8
-    phoenix = dict(shape_of(CATALOGUE.get("phoenix")).corners)  # W steps reach less far than A leaps
-    assert phoenix[0.0] == 0.8 and phoenix[45.0] == 1.0
-    outline = section_outline(Section(shape_of(CATALOGUE.get("phoenix")).corners, True))
-    assert max(abs(x) for x, _ in outline) < 0.9  # so Phoenix WA and Alibaba DA differ from the front
-    assert shape_of(CATALOGUE.get("rook")).corners == ()  # riders keep their family's octagon
-
-
-def test_a_piece_that_moves_one_way_and_captures_another_splits_its_stem():
-    from dealers_chess.pieces.model3d.body import _beads, _placed, _split, family_of
-
-    piece = CATALOGUE.get("guardian")  # mFcW: moves like a Ferz, captures like a Wazir
-    model = build_piece(piece)
-    moves, captures = (tuple(a for a, _ in corners) for corners in model.shape.corners_by_mode)
-    assert moves == (45.0, 135.0, 225.0, 315.0) and captures == (0.0, 90.0, 180.0, 270.0)
-    size, spec, family = model.size, model.shape, family_of(piece.movement)
-    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
-    placed = _placed(sorted(_beads(family, spec), key=lambda b: b[0]), bottom, top, size.base_radius)
-    split = _split(placed, bottom, top)
-    assert _corner_share(model, bottom + 2.0) < 0.85 < _corner_share(model, top - 3.0)  # diamond below, square above
-    assert len(model.solid.decompose()) == 1 and model.solid.genus() == 0
-    assert bottom < split < top
-    guard = build_piece(CATALOGUE.get("guard")).shape.corners_by_mode
-    assert guard[0] == guard[1]
-
-
-def test_single_steps_stand_below_longer_leaps_on_a_stem_of_two_sections():
-    kirin, woody = (build_piece(CATALOGUE.get(i)) for i in ("kirin", "woody-rook"))  # FD and WD
-    (steps, moves), (woody_steps, _) = kirin.shape.corners_by_mode, woody.shape.corners_by_mode
-    assert [a for a, _ in steps] == [45.0, 135.0, 225.0, 315.0]
-    assert [a for a, _ in woody_steps] == [0.0, 90.0, 180.0, 270.0]
-    assert len(moves) == 8  # F's corners and D's
-    low = kirin.size.foot_top + 3.0
-    # a diamond under the Kirin, a square under the Woody Rook
-    assert _corner_share(kirin, low) < 0.85 < _corner_share(woody, low)
-    assert len(kirin.solid.decompose()) == 1 and kirin.solid.genus() == 0
-    assert unshared(silhouettes(kirin), silhouettes(woody)) >= 0.05
-
-
-def test_ribs_show_where_a_pawn_moves_low_and_where_it_also_captures_high():
-    from dealers_chess.pieces.model3d.shape import Modality
-
-    standard, crab = (build_piece(CATALOGUE.get(i)) for i in ("standard-pawn", "crab"))
-    assert standard.shape.ribs == (((0, 1), Modality.MOVE),)  # it only captures diagonally: no rib there
-    assert dict(crab.shape.ribs) == {(-1, 1): Modality.BOTH, (0, 1): Modality.MOVE, (1, 1): Modality.BOTH}
-    size = standard.size
-    low, high = (size.foot_top + share * (size.flare_bottom - size.foot_top) for share in (0.2, 0.7))
-    forward = [standard.solid.slice(z).bounds()[3] for z in (low, high)]  # how far forward (+y) the section reaches
-    assert forward[0] == pytest.approx(size.base_radius - 0.3, abs=0.05) and forward[1] < size.base_radius - 1.0
-
-
-def test_the_longest_leap_sets_the_height_by_its_length():
-    tops = {i: build_piece(CATALOGUE.get(i)).top_mm for i in ("camel", "zebra", "giraffe")}
-    assert tops["camel"] < tops["zebra"] < tops["giraffe"]  # 3.2, 3.6 and 4.1 squares

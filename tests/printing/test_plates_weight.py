@@ -93,8 +93,8 @@ def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     assert (colour_swap(62.5, 0.2).layer, colour_swap(62.5, 0.2).z_mm) == (314, 62.8)  # mid-layer: the next one
     assert (colour_swap(85.0, 0.2).layer, colour_swap(85.0, 0.2).z_mm) == (426, 85.2)
     knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
-    # under the horse head
-    assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 40.6
+    # under the horse head: the plate on its collar
+    assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 27.6
 
 
 def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives_their_range():
@@ -140,7 +140,7 @@ def test_the_weight_pocket_is_on_by_default_and_can_be_left_out(tmp_path):
         assert result.exit_code == 0, result.output
     pocketed = trimesh.load(tmp_path / "pieces-50mm" / "king.stl", file_type="stl")
     plain = trimesh.load(tmp_path / "pieces-50mm-no-pocket" / "king.stl", file_type="stl")
-    assert 1500 < plain.volume - pocketed.volume < 2500  # the M10 pocket and its cone roof
+    assert 2400 < plain.volume - pocketed.volume < 3000  # the pocket for two M10 washers and its cone roof
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pieces-50mm", "pieces-50mm-no-pocket"]
 
 
@@ -149,7 +149,8 @@ def test_washers_are_the_widest_that_lie_flat_in_the_pocket():
     assert washer_for(9.91, SETTINGS).size == "M8"  # 19.8 mm across: a 20 mm washer does not go in
     assert washer_for(2.0, SETTINGS) is None
     m10 = washer_for(10.2, SETTINGS)
-    assert washer_grams(m10, SETTINGS) == pytest.approx(7.85 * math.pi / 4 * (20**2 - 10.5**2) * 2 / 1000)  # 3.57 g
+    # two stacked washers, 3.57 g each
+    assert washer_grams(m10, SETTINGS) == pytest.approx(2 * 7.85 * math.pi / 4 * (20**2 - 10.5**2) * 2 / 1000)
 
 
 @pytest.mark.parametrize("piece_id", ["king", "knight", "standard-pawn"])
@@ -166,7 +167,10 @@ def test_how_to_print_states_each_pieces_weight_from_the_volume_of_its_stl(tmp_p
     assert stated == pytest.approx(expected, abs=0.06)
     assert 0.15 * 1.24 * volume / 1000 < stated < 1.24 * volume / 1000
     model = piece_weight(build_piece(CATALOGUE.get(piece_id)))
-    assert f"{model.washer.size} washer ({model.washer_g:.1f} g)" in note
+    group = CATALOGUE.get(piece_id).group.value
+    line = next(line for line in note.splitlines() if line.strip().startswith(f"{group}s:") and "washer" in line)
+    assert f"2 {model.washer.size}" in line or f"/{model.washer.size} washers" in line  # the washers its pieces take
+    assert f"{model.washer_g:.1f}" in line.split("washers (")[1].split(")")[0]
     assert "2 perimeters of 0.45 mm, 15 % infill" in note and "PLA (1.24 g/cm3)" in note
 
 

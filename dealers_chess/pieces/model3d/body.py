@@ -1,41 +1,33 @@
-"""The turned body of a 3D piece: proportions by group; the stem's cross-section by movement family
-(riders, hoppers, bent riders) or, for leapers, with rounded corners where the leaps go (moves below,
-captures above when they differ); its collars and rings by the shape language (pieces/model3d/shape.py).
+"""The turned body of a 3D piece: one profile in the grammar of a turned chess set, from the bed up: a
+foot (a disc, a bead and a cove), a concave stem, one collar band, a neck and a head with the top
+plate the diagram stands on.
 
-Every outline rises at most 40 degrees from vertical where it widens upwards, so it prints without
-supports; coaxial features live in one profile, revolved (round or a family's polygon) or lofted
-through the stem's section, never added by booleans. The top face sits on a 0.2 mm layer boundary.
+Sizes by group, heights by power band (royals tallest, riders above leapers, pawns lowest); the
+stem's shallow corners, a pawn's ribs and carved knight grooves as offsets of the turned radius
+(profile.lathe), at most RELIEF_MM proud, blending into the round. Where the profile widens going up
+it rises at most 40 degrees from vertical; the top face sits on a 0.2 mm layer boundary.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import Enum
-from typing import NamedTuple
 
 import numpy as np
-from manifold3d import CrossSection, Manifold, Mesh
+from manifold3d import Manifold
 
 from dealers_chess.pieces.catalogue import Group
-from dealers_chess.pieces.model3d.shape import Angle, Modality, ShapeSpec
-from dealers_chess.pieces.movement import Hop, Movement
+from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, Point, lathe, rounded
+from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Modality, Ring, ShapeSpec
 
-MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
-CHAMFER_MM = 0.6
-ROUND_SEGMENTS = 48
 LAYER_MM = 0.2
-FAMILY_RINGS_AT = (0.24,)  # stem fraction of the first of the ranged, bent and hopping families' rings
-COLLARS_AT = (0.50, 0.67, 0.84)  # stem fractions of the leap collars, by distance 1, 2, 3+
-MODALITY_SHIFT = {Modality.MOVE: -0.16, Modality.BOTH: 0.0, Modality.CAPTURE: 0.14}  # of the stem, from the place
-COLLAR = 0.38  # collar depth as a share of the base radius
-RULE_RING = 0.28  # a named rule's ring depth as a share of the base radius
-FAMILY_RING = 0.18  # the rings of ranged, bent and hopping movers
-OVERLAP_MM = 0.2  # the upper part of a stem of two sections starts this far inside the lower
-PLINTH_SQUARES = 0.05  # the plinth a pawn that may step back stands on: its foot, and so the piece, is taller
-# on a piece with direction ribs, collars reach this share of the base radius (the ribs stand proud)
-RIBBED_COLLAR_REACH = 0.93
-ANGLE_SHIFT = {Angle.ORTHOGONAL: 0.0, Angle.DIAGONAL: 0.13, Angle.OBLIQUE: 0.06}  # a lone collar's place, of the stem
+CHAMFER_MM = (0.5, 0.6)  # the bottom edge's chamfer against elephant's foot: 0.5 in over 0.6 up (40 degrees)
+PLATE_SHARE = 0.75  # the top plate's radius as a share of the foot's, at most
+MAX_BASE_SHARE = 0.96  # a piece whose diagram needs it grows its foot up to this share of the square
+PLINTH_SQUARES = 0.048  # how much taller a pawn's foot is when it may step back or sideways
+FLUTE_MM, RIB_MM, GROOVE_MM = 0.9, 1.1, 1.0  # at 50 mm squares: stem corners, pawn ribs, knight grooves
+STEP_MM = 0.7  # the stem's rings at most this far apart (where its corners, ribs and grooves run)
+BASES = {Group.ROYAL: 0.76, Group.PIECE: 0.72, Group.PAWN: 0.60, Group.SPEAR: 0.64}  # foot diameter / square
 
 
 def on_layer(z_mm: float) -> float:
@@ -43,380 +35,357 @@ def on_layer(z_mm: float) -> float:
     return round(round(z_mm / LAYER_MM) * LAYER_MM, 6)
 
 
-@dataclass(frozen=True, slots=True)
-class Proportions:
-    """A group's size as fractions of the square: base diameter and height of the top face."""
-
-    base: float
-    height: float
-    crown_mm: float  # crown height at 50 mm squares (scaled), 0 = no crown
-
-
-PROPORTIONS: dict[Group, Proportions] = {
-    Group.ROYAL: Proportions(0.76, 1.70, 3.5),
-    Group.PIECE: Proportions(0.72, 1.25, 0.0),
-    Group.PAWN: Proportions(0.60, 0.90, 0.0),
-    Group.SPEAR: Proportions(0.64, 1.10, 0.0),
-}
-
-
-class Family(Enum):
-    """Movement family shown by the stem: (sides of its cross-section, collar rings)."""
-
-    LEAPER = (ROUND_SEGMENTS, 0)  # leapers and steppers: round, plain
-    RANGED = (ROUND_SEGMENTS, 1)  # slides of limited range: round, one collar ring
-    RIDER = (8, 0)  # unlimited slides: octagonal
-    BENT = (8, 2)  # bent riders (a step, then a slide): octagonal, two collar rings
-    BENT_STEP = (ROUND_SEGMENTS, 2)  # two steps in a row (a bent leap): round, two collar rings
-    HOPPER = (6, 3)  # cannons and grasshoppers: hexagonal, three rings (hurdles)
-
-    @property
-    def sides(self) -> int:
-        """Sides of the stem's cross-section."""
-        return self.value[0]
-
-    @property
-    def rings(self) -> int:
-        """Collar rings on the stem."""
-        return self.value[1]
-
-
-def family_of(movement: Movement) -> Family:
-    """The family a movement belongs to, the strongest kind of path deciding."""
-    paths = movement.paths
-    if any(p.hop is not Hop.NONE for p in paths):
-        return Family.HOPPER
-    if any(len(p.legs) > 1 and p.final.max_steps != 1 for p in paths):
-        return Family.BENT
-    if any(p.final.max_steps is None for p in paths):
-        return Family.RIDER
-    if any(len(p.legs) > 1 for p in paths):
-        return Family.BENT_STEP
-    if any(p.final.max_steps not in (1, None) for p in paths):
-        return Family.RANGED
-    return Family.LEAPER
+def top_squares(group: Group, spec: ShapeSpec) -> float:
+    """The top face's height in squares: K 95, Q 85, B 72, N 61, R 56, P 49 mm over all at 50 mm squares;
+    fairy pieces by power band: riders with their rider's head, leapers lower and by their reach."""
+    if group is Group.ROYAL:
+        return {Finial.CROSS: 1.592, Finial.HORSE: 1.18}.get(spec.finial, 1.74)  # the crown alone: a taller body
+    if group is Group.SPEAR:
+        return 0.98
+    if group is Group.PAWN:
+        return 0.952 + (PLINTH_SQUARES if spec.plinth else 0.0)
+    if spec.finial is Finial.HORSE:
+        return 0.55 + (0.08 if spec.rider else 0.02 * max(0.0, spec.reach - 2.3))
+    if spec.finial is Finial.BALL:
+        return 1.476
+    if spec.finial is Finial.MITRE:
+        return 1.14
+    if spec.head is Head.TOWER:
+        return 1.028
+    base = 1.0 if group is Group.SPEAR else 1.07
+    return base + 0.045 * max(0.0, (spec.reach or 2.0) - 1.0)
 
 
 @dataclass(frozen=True, slots=True)
 class BodySize:
-    """The body's dimensions in mm for one group and square size."""
+    """A piece's turned size in mm: its foot, its top face's height and its top plate."""
 
     base_radius: float
     height: float  # z of the top face (the diagram stands on it)
-    top_radius: float
-    top_thickness: float
-    foot_height: float  # top of the vertical band above the chamfer
-    neck_radius: float  # where the foot's cove meets the stem
-    waist_radius: float
-    crown_height: float
+    plate_radius: float  # the top face's outer radius (its flat ends PLATE_EDGE_MM inside)
+    scale: float  # the square's size over 50 mm
 
     @property
-    def foot_top(self) -> float:
-        """Height where the foot's cove meets the stem."""
-        return self.foot_height + (self.base_radius - self.neck_radius)
+    def flat_radius(self) -> float:
+        """The top face's flat part (inside the plate's rounded edge)."""
+        return self.plate_radius - 0.8 * self.scale
 
-    @property
-    def flare_bottom(self) -> float:
-        """Where the head's 40-degree cone starts below the top disc."""
-        return self.height - self.top_thickness - (self.top_radius - self.waist_radius) / MAX_FLARE
+
+BALL_FLAT = (0.58, 0.64)  # a pawn's ball is cut flat at this share of the foot's radius (up to the second)
 
 
 def body_size(
-    group: Group, square_mm: float, top_radius_mm: float | None = None, spec: ShapeSpec | None = None,
+    group: Group, square_mm: float, spec: ShapeSpec, base_radius_mm: float | None = None,
+    flat_share: float | None = None,
 ) -> BodySize:
-    """The body dimensions of a group on squares of square_mm (top radius may be widened), the top face
-    moved for a tall head and put on a layer boundary."""
-    p = PROPORTIONS[group]
-    base_radius = p.base * square_mm / 2
-    offset = spec.top_offset_squares if spec else 0.0
-    plinth = PLINTH_SQUARES * square_mm if spec and spec.plinth else 0.0
-    height = on_layer((p.height + offset) * square_mm + plinth)  # a plinth lifts the whole piece
-    top = top_radius_mm if top_radius_mm is not None else 0.9 * base_radius
-    thick = bool(spec and spec.thick)
-    waist = spec.waist_share if spec else 0.42
-    return BodySize(
-        base_radius=base_radius, height=height, top_radius=min(top, base_radius - 0.2),
-        top_thickness=max(2.0, 0.05 * square_mm),
-        foot_height=max(2.5, 0.07 * (height - plinth)) + plinth,
-        neck_radius=min(0.85, waist + (0.12 if thick else 0.20)) * base_radius,
-        waist_radius=(waist + (0.16 if thick else 0.0)) * base_radius,
-        crown_height=p.crown_mm * square_mm / 50,
-    )
+    """The body of a group's piece on squares of square_mm (the foot, and a pawn's flat, may be widened for
+    a diagram), the top face on a layer boundary: at its power band's height, or higher where its collar
+    band needs it."""
+    scale = square_mm / 50
+    base = base_radius_mm if base_radius_mm is not None else BASES[group] * square_mm / 2
+    plate = (flat_share or BALL_FLAT[0] if spec.head is Head.BALL else PLATE_SHARE) * base
+    size = BodySize(base, 0.0, plate, scale)
+    stem = (MIN_LOW_STEM_MM if spec.head is Head.LOW else MIN_STEM_MM) * scale
+    needed = _foot_height(base, scale, spec.plinth) + stem + _rings_height(size, spec)
+    needed += _head_height(size, spec)
+    return BodySize(base, on_layer(max(top_squares(group, spec) * square_mm, needed)), plate, scale)
 
 
-def body(size: BodySize, family: Family, spec: ShapeSpec | None = None) -> Manifold:
-    """Foot, stem and head joined: round foot and head, the stem shaped by the family and the shape."""
-    foot = _revolve([
-        (0, 0), (size.base_radius - CHAMFER_MM, 0), (size.base_radius, CHAMFER_MM),
-        (size.base_radius, size.foot_height), (size.neck_radius, size.foot_top), (0, size.foot_top),
-    ], ROUND_SEGMENTS)
-    flare = size.flare_bottom
-    disc_bottom = size.height - size.top_thickness
-    # the cone starts lower, inside the stem's flats, so its flat bottom is hidden
-    start = min(size.waist_radius - 2 * MAX_FLARE, stem_core_radius(size, family, spec, pinch=False) - 0.3)
-    start_z = flare - (size.waist_radius - start) / MAX_FLARE
-    head = _revolve([
-        (0, start_z), (start, start_z), (size.top_radius, disc_bottom),
-        (size.top_radius, size.height), (0, size.height),
-    ], ROUND_SEGMENTS)
-    return Manifold.batch_boolean([foot, _stem(size, family, spec), head], _add())
+MIN_STEM_MM, MIN_LOW_STEM_MM = 4.0, 1.5  # at 50 mm squares: the stem under a head, under a horse's plate
 
 
-ROUND_SHARE = math.cos(math.pi / ROUND_SEGMENTS) - 1e-9  # flats of a round stem
-CORNER_ROUNDING = 0.3  # the radius of a stem's rounded corners, as a share of its corners' distance
-MAX_CORNERS = 16  # a leaper whose leaps go more ways than this stands on a round stem
+@dataclass(frozen=True, slots=True)
+class Turned:
+    """A body's profile and where its parts stand."""
+
+    points: list[Point]
+    stem: tuple[float, float]  # bottom and top of the stem (where corners, ribs and grooves run)
+    band: tuple[float, float, float] | None  # the pips' band: bottom, top and radius
+    neck_radius: float  # the stem's radius under the head (a finial or horse may start inside it)
+    upper_band: float | None = None  # where the grooved band starts (the stem's offsets end below it)
 
 
-class Section(NamedTuple):
-    """A stem's cross-section: corners as (degrees, reach), rounded (a leaper's) or sharp (a family's polygon)."""
-
-    corners: tuple[tuple[float, float], ...]
-    rounded: bool
+STEM_BOTTOM, STEM_TOP, NECK = 0.50, 0.30, 0.36  # radii as shares of the foot's
 
 
-def stem_section(family: Family, spec: ShapeSpec | None, corners: tuple | None = None) -> Section:
-    """The stem's cross-section: the family's sharp regular polygon for riders, hoppers and bent riders;
-    for the round families rounded corners where the piece's leaps go (spec.corners, or the corners
-    given), so a Wazir stands on a square stem, a Ferz on a diamond and a Zebra on eight points."""
-    corners = spec.corners if corners is None and spec else corners
-    if family.sides == ROUND_SEGMENTS and corners and len(corners) <= MAX_CORNERS:
-        return Section(corners, True)
-    return Section(tuple((360.0 * k / family.sides, 1.0) for k in range(family.sides)), False)
+def turned(size: BodySize, spec: ShapeSpec) -> Turned:
+    """The profile of a piece from the bed up: foot, stem (with the rule band), collar band, neck, head."""
+    rb, s = size.base_radius, size.scale
+    foot, z = _foot(rb, s, spec.plinth)
+    stem_top = size.height - _head_height(size, spec) - _rings_height(size, spec)
+    stem, band, upper = _stem(z, stem_top, STEM_BOTTOM * rb, STEM_TOP * rb, s, spec)
+    corners = [*foot, *stem]
+    for ring in _collar_band(rb, s, spec):
+        corners = _joined(corners, ring(corners[-1].r, corners[-1].z), 0.6 * s)
+    corners = _joined(corners, _head(size, spec)(corners[-1].r, corners[-1].z), 0.3 * s)
+    return Turned(rounded(corners), (z, stem_top), band, STEM_TOP * rb, upper)
 
 
-def section_outline(section: Section) -> list[tuple[float, float]]:
-    """The stem's cross-section, its farthest corner at radius 1: the polygon through the corners, a
-    leaper's with each corner rounded (a share CORNER_ROUNDING of the radius), so a square stem reads as
-    a cushion, not a box."""
-    corners = section.corners
-    longest = max(reach for _, reach in corners)
-    points = _convex([(reach / longest * math.cos(math.radians(a)), reach / longest * math.sin(math.radians(a)))
-                      for a, reach in corners])  # a short corner between two long ones does not show
-    rounding = CORNER_ROUNDING if section.rounded else 0.0
-    normals = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True):  # outward normal of each edge
-        length = math.hypot(x1 - x0, y1 - y0)
-        normals.append(math.atan2(-(x1 - x0) / length, (y1 - y0) / length))
-    outline: list[tuple[float, float]] = []
-    for i, (x, y) in enumerate(points):
-        before, after = normals[i - 1], normals[i]
-        turn = (after - before) % (2 * math.pi)
-        steps = max(1, math.ceil(turn / math.radians(15)))
-        for k in range(steps + 1):
-            phi = before + turn * k / steps
-            point = ((1 - rounding) * x + rounding * math.cos(phi), (1 - rounding) * y + rounding * math.sin(phi))
-            if not outline or math.dist(point, outline[-1]) > 1e-6:
-                outline.append(point)
-    return outline if math.dist(outline[0], outline[-1]) > 1e-6 else outline[:-1]
+def _joined(corners: list[Corner], more: list[Corner], round_mm: float) -> list[Corner]:
+    """Corners continued by more, the corner they meet at rounded by round_mm."""
+    last = corners[-1]
+    return [*corners[:-1], Corner(last.r, last.z, round_mm), *more]
 
 
-def _convex(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The corners of the points' convex hull, counter-clockwise (Andrew's monotone chain)."""
-    ordered = sorted(set(points))
-
-    def chain(sequence):
-        hull: list[tuple[float, float]] = []
-        for p in sequence:
-            while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
-                                      - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) <= 1e-12:
-                hull.pop()
-            hull.append(p)
-        return hull[:-1]
-
-    return chain(ordered) + chain(list(reversed(ordered)))
+def _foot_height(rb: float, s: float, plinth: bool) -> float:
+    return _foot(rb, s, plinth)[1]
 
 
-def flat_share(section: Section) -> float:
-    """How close to the axis the stem's cross-section comes, as a share of its farthest corner's distance."""
-    points = section_outline(section)
-    return min(abs(x0 * y1 - x1 * y0) / max(1e-12, math.hypot(x1 - x0, y1 - y0))
-               for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
+def _rings_height(size: BodySize, spec: ShapeSpec) -> float:
+    """The collar band's height, measured on its corners."""
+    corners = [Corner(STEM_TOP * size.base_radius, 0.0)]
+    for ring in _collar_band(size.base_radius, size.scale, spec):
+        corners += ring(corners[-1].r, corners[-1].z)
+    return corners[-1].z
 
 
-def stem_flat_share(family: Family, spec: ShapeSpec | None) -> float:
-    """The smallest flat share of any part of the stem."""
-    parts = (None, *spec.corners_by_mode) if spec else (None,)
-    return min(flat_share(stem_section(family, spec, corners)) for corners in parts)
+def _foot(rb: float, s: float, plinth: bool) -> tuple[list[Corner], float]:
+    """The foot: a disc with a rounded top edge, a ledge, a bead and a cove up into the stem."""
+    disc = 0.21 * rb + (PLINTH_SQUARES * 50 * s if plinth else 0.0)
+    ledge, bead_r, bead_top = 0.88 * rb, 0.915 * rb, 0.80 * rb
+    z_bead = disc + 0.05 * rb
+    z_bead_out = z_bead + (bead_r - ledge) / MAX_FLARE
+    corners = [
+        Corner(0.0, 0.0), Corner(rb - CHAMFER_MM[0], 0.0), Corner(rb, CHAMFER_MM[1]),
+        Corner(rb, disc, 0.08 * rb),
+        Corner(ledge, z_bead, 0.02 * rb),
+        Corner(bead_r, z_bead_out, 0.05 * rb),
+        Corner(bead_top, z_bead_out + 0.09 * rb, 0.04 * rb),
+    ]
+    z_cove = z_bead_out + 0.12 * rb
+    corners.append(Corner(0.50 * rb, z_cove, 0.15 * rb))  # the cove: in, then up into the stem
+    return corners, z_cove
 
 
-def stem_core_radius(size: BodySize, family: Family, spec: ShapeSpec | None, pinch: bool = True) -> float:
-    """A radius the stem's solid fills everywhere between foot and head: its thinnest flats, and (with
-    pinch) the pinch of a stem of two sections (fins and ribs reach into it, so they never leave a hole)."""
-    share = stem_flat_share(family, spec)
-    r_bottom, r_top = _radii(size, share)
-    core = min(r_bottom, r_top) * share
-    two = spec is not None and len({stem_section(family, spec, corners) for corners in spec.corners_by_mode}) > 1
-    return core * (0.9 * share if two and pinch else 1.0)  # the upper part starts inside the lower's flats
+def _stem(
+    z0: float, z1: float, r0: float, r1: float, s: float, spec: ShapeSpec,
+) -> tuple[list[Corner], tuple | None, float | None]:
+    """The concave stem from (r0, z0) to (r1, z1), points close enough for the lathe's offsets to follow;
+    a band of pips low on it for a rule of what the piece does, a grooved band high on it for a rule
+    of promotion. Returns the corners, the pips' band (bottom, top, radius) and the grooved band's bottom."""
+    def radius(z: float) -> float:  # concave: quickly narrower above the foot, nearly straight under the collar
+        t = (z - z0) / max(1e-9, z1 - z0)
+        return r1 + (r0 - r1) * (1 - t) ** 2.2
+
+    zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / STEP_MM) + 1)))[1:]
+    bands: list[list[Corner]] = []
+    if Mark.PIPS in spec.marks:
+        low = z0 + 2.0 * s
+        bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=False))
+    if Mark.GROOVES in spec.marks:
+        trial = _band(0.0, 1.0 * s, lambda z: 0.0, s, grooved=True)
+        low = z1 - 1.4 * s - trial[-1].z
+        bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=True))
+    if any(band[-1].z > z1 - 0.8 * s for band in bands) or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z):
+        bands = []  # no room on a short stem
+    corners: list[Corner] = []
+    for band in bands:
+        corners += [Corner(radius(z), z) for z in zs if (corners[-1].z if corners else z0) < z < band[0].z]
+        corners += band
+    corners += [Corner(radius(z), z) for z in zs if z > (corners[-1].z if corners else z0)]
+    pips = bands[0] if bands and Mark.PIPS in spec.marks else None
+    grooved = bands[-1] if bands and Mark.GROOVES in spec.marks else None
+    return corners, (pips[0].z, pips[-1].z, pips[1].r) if pips else None, grooved[0].z if grooved else None
 
 
-def _stem(size: BodySize, family: Family, spec: ShapeSpec | None) -> Manifold:
-    """The stem from inside the foot to inside the head cone, with its rings and collars; a leaper that
-    moves one way and captures another shows its moves on the lower stem and its captures on the upper,
-    which starts inside the lower part's flats and grows out at 40 degrees."""
-    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
-    placed = _placed(sorted(_beads(family, spec), key=lambda bead: bead[0]), bottom, top, size.base_radius)
-    low, high = (stem_section(family, spec, corners) for corners in (spec.corners_by_mode if spec else (None, None)))
-    if low == high:
-        section = stem_section(family, spec)
-        return _loft(_profile(size, flat_share(section), placed, spec), section)
-    split = _split(placed, bottom, top)
-    lower, upper = _profile(size, flat_share(low), placed, spec), _profile(size, flat_share(high), placed, spec)
-    below, above = split - OVERLAP_MM, split + OVERLAP_MM / 2  # the two parts overlap (no shared face)
-    start = 0.9 * _radius_at(lower, below) * flat_share(low)  # inside the lower part's flats, whichever way they face
-    lower = [p for p in lower if p[1] < above] + [(_radius_at(lower, above), above), (0.0, above)]
-    upper = [(0.0, below), (start, below), *_grown_from(upper, below, start)]
-    return Manifold.batch_boolean([_loft(lower, low), _loft(upper, high)], _add())
+def _band(low: float, r: float, radius, s: float, grooved: bool) -> list[Corner]:
+    """A plain band from height low: a 40-degree underside, room for a ring of pips or three grooves,
+    and its top back to the stem."""
+    rise = (r - radius(low)) / MAX_FLARE
+    z = low + rise
+    corners = [Corner(radius(low), low, 0.3 * s), Corner(r, z, 0.3 * s)]
+    if grooved:
+        depth = 0.75 * s
+        for _ in range(3):
+            corners += [Corner(r, z + 0.5 * s), Corner(r - depth, z + 1.0 * s),
+                        Corner(r, z + 1.0 * s + depth / MAX_FLARE + 0.05)]
+            z = corners[-1].z
+    else:
+        z += 3.0 * s
+        corners.append(Corner(r, z))
+    top = z + 0.6 * s
+    return [*corners, Corner(r, top, 0.35 * s), Corner(radius(top + 0.6 * s) + 0.05, top + 0.6 * s, 0.2 * s)]
 
 
-def _grown_from(profile: list[tuple[float, float]], z0: float, r0: float) -> list[tuple[float, float]]:
-    """The profile above z0, nowhere wider than a 40-degree cone growing from radius r0 at z0."""
+RING_SHARES = (0.66, 0.60, 0.54)  # the collar band's rings' radii as shares of the foot's, bottom up
+
+
+def _collar_band(rb: float, s: float, spec: ShapeSpec) -> list:
+    """The collar band, bottom up: each ring as a function of the radius and height it starts from."""
+    if spec.head is Head.LOW and spec.rings == (Ring.ROUND,):
+        return []  # a horse's top plate is its collar
+    shares = (0.56, 0.50) if spec.head is Head.BALL else RING_SHARES
     out = []
-    previous = (_radius_at(profile, z0), z0)
-    for r, z in (p for p in profile[1:] if p[1] > z0):
-        cone_before, cone = r0 + MAX_FLARE * (previous[1] - z0), r0 + MAX_FLARE * (z - z0)
-        over_before, over = previous[0] - cone_before, r - cone
-        if over_before * over < 0:  # the profile crosses the cone: keep the crossing
-            t = over_before / (over_before - over)
-            out.append((cone_before + t * (cone - cone_before), previous[1] + t * (z - previous[1])))
-        out.append((min(r, cone), z))
-        previous = (r, z)
+    neck = NECK * rb
+    for index, ring in enumerate(spec.rings):
+        outer = shares[min(index, len(shares) - 1)] * rb
+        if ring is Ring.THIN:
+            outer = neck + 0.45 * (outer - neck)
+        out.append(_ring_function(ring, outer, neck, s))
     return out
 
 
-def _beads(family: Family, spec: ShapeSpec | None) -> list:
-    """The stem's rings and collars: (place as a share of the stem, direction classes, depth)."""
-    beads = [(at, (frozenset({Angle.DIAGONAL}),), RULE_RING) for at in (spec.rule_rings if spec else ())]
-    beads += [(FAMILY_RINGS_AT[0] + 0.05 * index, (frozenset({Angle.DIAGONAL}),), FAMILY_RING)
-              for index in range(family.rings)]
-    if spec:
-        for at, kinds in zip(COLLARS_AT, spec.collars, strict=True):
-            for modality, shift in MODALITY_SHIFT.items():
-                angles = frozenset(angle for angle, mode in kinds if mode is modality)
-                if angles:
-                    lone = ANGLE_SHIFT[next(iter(angles))] if len(angles) == 1 else 0.0
-                    beads.append((at + shift + lone, (angles,), COLLAR))
-    return beads
+def _ring_function(ring: Ring, outer: float, neck: float, s: float):
+    """The corners of one ring starting from (r, z): a 40-degree underside, its edge, its top back to the neck."""
+    def corners(r: float, z: float) -> list[Corner]:
+        z_out = z + max(0.0, outer - r) / MAX_FLARE
+        if ring is Ring.FLAT:
+            edge = [Corner(outer, z_out, 0.25 * s), Corner(outer, z_out + 1.4 * s, 0.35 * s),
+                    Corner(neck, z_out + 2.2 * s, 0.3 * s)]
+        elif ring is Ring.FULL:
+            edge = [Corner(outer, z_out, 0.5 * s), Corner(outer, z_out + 1.0 * s, 0.9 * s),
+                    Corner(neck, z_out + 2.4 * s, 0.3 * s)]
+        elif ring is Ring.POINTED:
+            edge = [Corner(outer, z_out, 0.12 * s), Corner(neck, z_out + 1.5 * s, 0.3 * s)]
+        else:  # ROUND or THIN: a bead
+            edge = [Corner(outer, z_out, 0.9 * s if ring is Ring.ROUND else 0.5 * s),
+                    Corner(neck, z_out + (1.9 if ring is Ring.ROUND else 1.4) * s, 0.3 * s)]
+        return [*edge, Corner(neck, edge[-1].z + 0.8 * s)]
+
+    return corners
 
 
-def _radii(size: BodySize, share: float) -> tuple[float, float]:
-    """The stem's corner radius at its bottom and top for a cross-section whose flats are this share of it."""
-    grow = 1.0 / share  # polygon flats on the nominal radius
-    r_bottom = min(size.neck_radius * grow * 1.03, size.neck_radius + 0.9)
-    r_top = size.waist_radius * (0.985 if share > ROUND_SHARE else grow * 0.98)
-    return r_bottom, min(r_top, size.waist_radius + 0.95 * MAX_FLARE - 0.05)
+HEAD_NECK_MM = 1.0  # the shortest neck between the collar band and the head, at 50 mm squares
 
 
-def _profile(size: BodySize, share: float, placed: list, spec: ShapeSpec | None) -> list[tuple[float, float]]:
-    """The stem's (radius, height) profile for a cross-section whose flats are this share of its corners,
-    collars and rings in it."""
-    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
-    r_bottom, r_top = _radii(size, share)
-    span = top - bottom
-    profile = [(0.0, bottom), (r_bottom, bottom)]
-    for start, outline in placed:
-        r_here = r_bottom + (r_top - r_bottom) * (start - bottom) / span
-        reach = RIBBED_COLLAR_REACH * size.base_radius if spec and spec.ribs else size.base_radius - 0.8
-        widest = reach - r_here  # collars stay inside the base, and inside the ribs
-        profile += [(r_here + min(dr, widest), start + dz) for dr, dz in outline]
-    if profile[-1][1] < size.flare_bottom - 2.5:  # straight under the head, around the cone's hidden start
-        profile.append((r_top, size.flare_bottom - 2.5))
-    return profile + [(r_top, top), (0.0, top)]
+def _head(size: BodySize, spec: ShapeSpec):
+    """The head as a function of the radius and height it starts from: its corners up to the top face,
+    the neck taking whatever height is left."""
+    rb, s, plate, top = size.base_radius, size.scale, size.plate_radius, size.height
+    if spec.head is Head.BALL:
+        radius, above = _ball_geometry(size)
+        centre = top - above
+        lower = math.radians(-40)
+        tangent = (radius * math.cos(lower), centre + radius * math.sin(lower))
+
+        def ball(r: float, z: float) -> list[Corner]:
+            start_z = tangent[1] - (tangent[0] - r) / MAX_FLARE
+            corners = [Corner(r, start_z, 1.5 * s)]
+            for angle in np.linspace(lower, math.asin(above / radius), 24):
+                corners.append(Corner(radius * math.cos(angle), centre + radius * math.sin(angle)))
+            corners[-1] = Corner(plate, top, 0.7 * s)
+            return [*corners, Corner(0.0, top)]
+
+        return ball
+    if spec.head is Head.TOWER:
+        def tower(r: float, z: float) -> list[Corner]:
+            z_out = z + HEAD_NECK_MM * s + (plate - r) / MAX_FLARE
+            return [Corner(r, z + HEAD_NECK_MM * s, 2.5 * s), Corner(plate, z_out, 1.0 * s),
+                    Corner(plate - 0.35 * s, (z_out + top) / 2, 8.0 * s),
+                    Corner(plate, top - 2.6 * s, 0.4 * s), Corner(plate, top, 0.6 * s), Corner(0.0, top)]
+
+        return tower
+    if spec.head is Head.LOW:
+        def plate_on_collar(r: float, z: float) -> list[Corner]:
+            z_plate = top - 1.2 * s
+            z_flare = z_plate - (plate - r) / MAX_FLARE
+            return [Corner(r, z_flare, 4.0 * s), Corner(plate, z_plate, 0.5 * s), Corner(plate, top - 0.4 * s, 0.8 * s),
+                    Corner(plate - 0.8 * s, top), Corner(0.0, top)]
+
+        return plate_on_collar
+    bead = 0.66 * rb
+
+    def cup(r: float, z: float) -> list[Corner]:
+        rest = top - z - _cup_height(size, r)
+        z_bead = z + HEAD_NECK_MM * s + rest + (bead - r) / MAX_FLARE
+        z_under = z_bead + 1.4 * s
+        z_plate = z_under + (plate - (bead - 0.5 * s)) / MAX_FLARE
+        return [Corner(r, z + HEAD_NECK_MM * s + rest, 5.0 * s), Corner(bead, z_bead, 0.8 * s),
+                Corner(bead - 0.5 * s, z_under, 0.4 * s), Corner(plate, z_plate, 0.5 * s),
+                Corner(plate, top - 0.4 * s, 0.8 * s), Corner(plate - 0.8 * s, top), Corner(0.0, top)]
+
+    return cup
 
 
-def _radius_at(profile: list[tuple[float, float]], z: float) -> float:
-    """The profile's radius at height z (on its outer edge)."""
-    for (r0, z0), (r1, z1) in zip(profile[1:], profile[2:], strict=False):
-        if z0 <= z <= z1 and z1 > z0:
-            return r0 + (r1 - r0) * (z - z0) / (z1 - z0)
-    raise ValueError(z)
+def _cup_height(size: BodySize, r: float) -> float:
+    """The cup head's height from a neck of radius r, with the shortest neck."""
+    s, bead = size.scale, 0.66 * size.base_radius
+    return (HEAD_NECK_MM * s + (bead - r) / MAX_FLARE + 1.4 * s + (size.plate_radius - bead + 0.5 * s) / MAX_FLARE
+            + 0.4 * s)
 
 
-def _split(placed: list, bottom: float, top: float) -> float:
-    """Where the lower stem gives way to the upper: at the widest point of the collar nearest the stem's
-    middle (the upper part's regrowth hides in the collar's upper slope), else the middle."""
-    middle = (bottom + top) / 2
-    peaks = [start + max(outline, key=lambda point: point[0])[1] for start, outline in placed]
-    return min(peaks, key=lambda z: abs(z - middle)) if peaks else middle
+def _head_height(size: BodySize, spec: ShapeSpec) -> float:
+    """The head's height above the collar band (its neck the shortest)."""
+    rb, s, plate = size.base_radius, size.scale, size.plate_radius
+    neck = NECK * rb if _collar_band(rb, s, spec) else STEM_TOP * rb
+    if spec.head is Head.BALL:
+        radius, above = _ball_geometry(size)
+        tangent_r = radius * math.cos(math.radians(40))
+        return above + radius * math.sin(math.radians(40)) + (tangent_r - neck) / MAX_FLARE + 0.5 * s
+    if spec.head is Head.TOWER:
+        return HEAD_NECK_MM * s + (plate - neck) / MAX_FLARE + 9.0 * s
+    if spec.head is Head.LOW:
+        return HEAD_NECK_MM * s + (plate - neck) / MAX_FLARE + 1.2 * s
+    return _cup_height(size, neck)
 
 
-def _placed(beads: list, bottom: float, top: float, base_radius: float) -> list[tuple[float, list]]:
-    """Each collar's start height and outline: at its place where it fits, every collar shrunk alike
-    when together they are taller than the stem, none dropped."""
-    gap, low, high = 0.3, bottom + 0.3, top - 1.0
-    span = top - bottom
-    outlines = [_collar(kinds, depth * base_radius) for _, (kinds,), depth in beads]
-    need = sum(o[-1][1] for o in outlines) + gap * len(outlines)
-    if need > high - low:
-        shrink = (high - low) / need
-        outlines = [_collar(kinds, depth * base_radius * shrink) for _, (kinds,), depth in beads]
-    starts: list[float] = []
-    for at, _, _ in beads:
-        starts.append(max(bottom + span * at, starts[-1] + gap if starts else low,
-                          (starts[-1] + outlines[len(starts) - 1][-1][1] + gap) if starts else low))
-    ceiling = high
-    for index in range(len(starts) - 1, -1, -1):
-        starts[index] = min(starts[index], ceiling - outlines[index][-1][1])
-        ceiling = starts[index] - gap
-    return list(zip(starts, outlines, strict=True))
+def _ball_geometry(size: BodySize) -> tuple[float, float]:
+    """A pawn's ball: its radius and its centre's depth under the flat top."""
+    radius = 0.68 * size.base_radius
+    return radius, math.sqrt(max(0.0, radius ** 2 - size.plate_radius ** 2))
 
 
-def _collar(kinds: frozenset[Angle], depth: float) -> list[tuple[float, float]]:
-    """A collar's outline as (radius added, height) from its bottom: a flat-topped band for orthogonal
-    leaps, a pointed bead for diagonal ones, a double bead for oblique ones, stacked when several."""
-    rise = depth / MAX_FLARE
-    outline: list[tuple[float, float]] = [(0.0, 0.0)]
-    for kind in (Angle.ORTHOGONAL, Angle.DIAGONAL, Angle.OBLIQUE):
-        if kind not in kinds:
-            continue
-        z = outline[-1][1]
-        if kind is Angle.ORTHOGONAL:
-            outline += [(depth, z + rise), (depth, z + rise + 0.6 * depth), (0.0, z + rise + 0.6 * depth + 0.3)]
-        elif kind is Angle.DIAGONAL:
-            outline += [(depth, z + rise), (0.0, z + rise + depth)]
-        else:
-            half = depth * 0.6
-            outline += [(half, z + half / MAX_FLARE), (0.3, z + half / MAX_FLARE + half - 0.3),
-                        (depth, z + half / MAX_FLARE + half - 0.3 + (depth - 0.3) / MAX_FLARE),
-                        (0.0, z + half / MAX_FLARE + half - 0.3 + (depth - 0.3) / MAX_FLARE + depth)]
-    return outline
+def body(size: BodySize, spec: ShapeSpec, shape: Turned | None = None) -> Manifold:
+    """The turned body, its stem modulated where the piece's corners, ribs and grooves go."""
+    shape = shape or turned(size, spec)
+    return lathe(shape.points, _modulation(size, spec, shape))
 
 
-def _loft(profile: list[tuple[float, float]], section: Section) -> Manifold:
-    """A profile (radius, height) from the axis round to the axis turned into a solid whose cross-section
-    is the section's outline, scaled so its farthest corner follows the profile's radius (a revolve with
-    corners where we choose)."""
-    if not section.rounded:
-        return _revolve(profile, len(section.corners))  # a family's regular polygon, a corner at 0 degrees
-    rings = _distinct(profile)[1:-1]  # no ring twice
-    unit = section_outline(section)
-    n = len(unit)
-    vertices = [(0.0, 0.0, profile[0][1])]
-    for r, z in rings:
-        vertices += [(r * x, r * y, z) for x, y in unit]
-    vertices.append((0.0, 0.0, profile[-1][1]))
-    last = len(vertices) - 1
-    triangles = [(0, 1 + (k + 1) % n, 1 + k) for k in range(n)]  # the bottom, seen from below
-    for ring in range(len(rings) - 1):
-        a, b = 1 + ring * n, 1 + (ring + 1) * n
-        for k in range(n):
-            k1 = (k + 1) % n
-            triangles += [(a + k, a + k1, b + k1), (a + k, b + k1, b + k)]
-    top = 1 + (len(rings) - 1) * n
-    triangles += [(last, top + k, top + (k + 1) % n) for k in range(n)]
-    return Manifold(Mesh(vert_properties=np.array(vertices, dtype=np.float32),
-                         tri_verts=np.array(triangles, dtype=np.uint32)))
+def _modulation(size: BodySize, spec: ShapeSpec, shape: Turned):
+    """The stem's offsets by height: shallow corners where a leaper leaps (the middle of the stem), ribs
+    on the lower third where a directional piece moves, knight grooves carved high."""
+    if not (spec.corners or spec.ribs or spec.grooves):
+        return None
+    angles = np.linspace(0.0, 360.0, SEGMENTS, endpoint=False)
+    s = size.scale
+    low = shape.band[1] + 1.2 * s if shape.band else shape.stem[0]  # above the pips' band
+    low, high = low + 0.5 * s, (shape.upper_band if shape.upper_band is not None else shape.stem[1]) - 0.8 * s
+    flutes = _bumps(angles, spec.corners, 360.0 / max(4, len(spec.corners)) * 0.55) if spec.corners else None
+    ribs = [(_bumps(angles, [(_degrees(v), 1.0)], 9.0), modality) for v, modality in spec.ribs]
+    grooves = _bumps(angles, [(_degrees(v), 1.0) for v in spec.grooves], 6.0) if spec.grooves else None
+    span = high - low
+
+    def window(z: float, start: float, end: float, rise_mm: float) -> float:
+        return _window(z, low + start * span, low + end * span, rise_mm * s)
+
+    def offsets(z: float) -> np.ndarray | None:
+        if not low < z < high:
+            return None
+        out = np.zeros(SEGMENTS)
+        if flutes is not None:
+            out += FLUTE_MM * s * window(z, 0.22, 0.86, 3.0) * flutes
+        for rib, modality in ribs:
+            out += RIB_MM * s * window(z, 0.0, 0.34 if modality is Modality.BOTH else 0.22, 2.5) * rib
+        if grooves is not None:
+            out -= GROOVE_MM * s * window(z, 0.35, 0.97, 2.0) * grooves
+        return out if np.any(out) else None
+
+    return offsets
 
 
-def _revolve(profile: list[tuple[float, float]], segments: int) -> Manifold:
-    return CrossSection([_distinct(profile)]).revolve(segments)
+def _degrees(vector: tuple[int, int]) -> float:
+    return math.degrees(math.atan2(vector[1], vector[0])) % 360.0
 
 
-def _distinct(profile: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The profile without a point that repeats the one before (to within 0.1 micrometre)."""
-    return [point for index, point in enumerate(profile) if index == 0 or math.dist(point, profile[index - 1]) > 1e-4]
+def _bumps(angles: np.ndarray, corners, width_deg: float) -> np.ndarray:
+    """Smooth bumps (1 at each corner, times its reach) of half width width_deg around the given angles."""
+    out = np.zeros_like(angles)
+    for angle, reach in corners:
+        delta = np.abs((angles - angle + 180.0) % 360.0 - 180.0)
+        bump = np.where(delta < width_deg, np.cos(np.pi / 2 * delta / width_deg) ** 2, 0.0)
+        out = np.maximum(out, reach * bump)
+    return out
 
 
-def _add():
-    from manifold3d import OpType
+def _window(z: float, start: float, end: float, rise: float) -> float:
+    """0 outside start..end, 1 inside, rising and falling smoothly over `rise` (mm): where an offset
+    grows going up it grows at most about 35 degrees."""
+    if z <= start or z >= end:
+        return 0.0
+    up = min(1.0, (z - start) / rise)
+    down = min(1.0, (end - z) / rise)
+    return math.sin(math.pi / 2 * min(up, down)) ** 2
 
-    return OpType.Add
+
+__all__ = ["BASES", "BodySize", "LAYER_MM", "MAX_BASE_SHARE", "PLATE_SHARE", "Turned", "body", "body_size",
+           "on_layer", "top_squares", "turned"]

@@ -59,15 +59,20 @@ class Emblem:
     lines: tuple[tuple[Point, ...], ...]
 
     @property
-    def reach(self) -> float:
-        """The farthest point that must fit inside the top face, in cells (at least 2)."""
+    def extent(self) -> float:
+        """The farthest point that must fit inside the top face, in cells."""
         points = [m.cell for m in self.markers] + [p for line in self.lines for p in line]
         for bar in self.bars:
             if bar.end is not None:
                 points.append(bar.end)
             else:  # show at least two steps before the rim
                 points.append((bar.start[0] + 2 * bar.direction[0], bar.start[1] + 2 * bar.direction[1]))
-        return max([2.0] + [math.hypot(x, y) for x, y in points])
+        return max([0.0] + [math.hypot(x, y) for x, y in points])
+
+    @property
+    def reach(self) -> float:
+        """The grid's reach in cells: the extent, at least 2 (a single step's diagram keeps its scale)."""
+        return max(2.0, self.extent)
 
 
 class _RimSlides(TypedDict):

@@ -1,5 +1,6 @@
-"""Parametric 3D pieces: a lathe body by group, the movement emblem in relief on top, a forward notch,
-a crown for royals, the stem shaped by movement family and the code debossed (mirrored) underneath.
+"""Parametric 3D pieces: a turned body by group and power band, its head and finial by the shape
+language, the movement diagram in relief on the top plate, a forward notch, named rules' pips or
+grooves, and the code debossed (mirrored) under the base beside a pocket for two stacked washers.
 
 Pure geometry with manifold3d; nothing here writes files (printing/solids/stl.py and printing/solids/threemf.py do).
 """
@@ -12,55 +13,46 @@ from enum import Enum
 from functools import lru_cache
 
 import numpy as np
-from manifold3d import CrossSection, Manifold, OpType
+from manifold3d import CrossSection, JoinType, Manifold, OpType
 
 from dealers_chess.pieces.catalogue import Group, PieceDef
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.body import (
-    MAX_FLARE,
-    PROPORTIONS,
+    BALL_FLAT,
+    BASES,
+    MAX_BASE_SHARE,
     BodySize,
-    Family,
+    Turned,
     body,
     body_size,
-    family_of,
-    stem_core_radius,
-    stem_flat_share,
+    turned,
 )
 from dealers_chess.pieces.model3d.emblem import Emblem, emblem_of
 from dealers_chess.pieces.model3d.font import text_section, text_width_mm
-from dealers_chess.pieces.model3d.heads import (
-    FINIAL_HEIGHT_MM,
-    FINIAL_RADIUS_MM,
-    finial,
-    finial_names,
-    plates,
-    rim,
-    rim_width_mm,
-)
-from dealers_chess.pieces.model3d.relief import PIT_RADIUS_MM, Layout, free_radius, relief_sections
-from dealers_chess.pieces.model3d.shape import (
-    MAX_REACH_OFFSET,
-    TOP_OFFSET_SQUARES,
-    Rim,
-    ShapeSpec,
-    shape_of,
-    without_horse,
-)
+from dealers_chess.pieces.model3d.heads import finial, finial_radius_mm, pips, rim, rim_width_mm
+from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, radius_at
+from dealers_chess.pieces.model3d.relief import Layout, free_radius, relief_sections
+from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
+PAWN_PITCH_MM = 2.4  # the pitch a pawn's flat widens for (within its ball) before the foot grows
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
-RELIEF_MM = 0.8  # raised symbols
-EMBED_MM = 0.3  # symbols start this far inside the top disc (no shared faces)
-NOTCH_DEPTH_MM = 1.6
-MIN_FINIAL_SCALE = 0.55  # a horse head smaller than this share of its drawing gives way to knight fins
-FINIAL_CLEARANCE_MM = 0.8
+RELIEF_MM = 0.8  # raised symbols, for a second colour
+ONE_COLOUR_RELIEF_MM = 1.2  # raised symbols in one colour: they read by their shadow
+ONE_COLOUR_MARKER_MM = 2.0  # and its dots at least this wide
+EMBED_MM = 0.3  # symbols start this far inside the top plate (no shared faces)
+PIT_DEPTH_MM = 0.6
+NOTCH_DEPTH_MM = 1.2
+FINIAL_CLEARANCE_MM = 1.0  # between a finial's foot and the nearest symbol, at 50 mm squares
 CODE_DEPTH_MM = 0.6
 CODE_INLAY_MM = 0.6  # the floor of the debossed code, a separate part for a second colour
 STROKE_MM = 1.05
 POCKET_RADIUS_MM = 10.2  # M10 washer, 20 mm, plus clearance
-POCKET_DEPTH_MM = 2.2
+POCKET_DEPTH_MM = 4.2  # two stacked M10 washers (2.0 mm each) and play
+WASHERS_PER_POCKET = 2
 POCKET_WALL_MM = 1.2
+GROWTH = 1.04  # the foot widens by this much a step where the diagram needs room
+FINIAL_GROWTH = 1.15  # to make room round a finial's foot the foot widens at most this much
 DEFAULT_SQUARE_MM = 50.0
 MIN_SQUARE_MM, MAX_SQUARE_MM = 20.0, 80.0
 
@@ -75,9 +67,11 @@ class ModelOptions:
 
     square_mm: float = DEFAULT_SQUARE_MM
     weight_pocket: bool = True
+    one_colour: bool = False  # printed in one filament: taller symbols, no pits
 
 
-DEFAULT_OPTIONS = ModelOptions()  # 50 mm squares, with the weight pocket
+DEFAULT_OPTIONS = ModelOptions()  # 50 mm squares, with the weight pocket, for two colours
+
 
 class Part(Enum):
     """A separately coloured part of a piece (a multi-colour print gives each its own filament)."""
@@ -98,10 +92,11 @@ class PieceModel:
     solid: Manifold
     parts: dict[Part, Manifold]
     size: BodySize
-    family: Family
     layout: Layout
     pocket_radius_mm: float
     shape: ShapeSpec
+    profile: Turned
+    relief_mm: float = RELIEF_MM
 
     @property
     def top_mm(self) -> float:
@@ -111,7 +106,7 @@ class PieceModel:
     @property
     def relief_top_mm(self) -> float:
         """Height of the raised diagram's top."""
-        return self.size.height + RELIEF_MM
+        return self.size.height + self.relief_mm
 
     def mesh(self) -> tuple[np.ndarray, np.ndarray]:
         """Vertices (N x 3, mm, float64) and triangles (M x 3, counter-clockwise seen from outside)."""
@@ -131,18 +126,8 @@ def mesh_arrays(solid: Manifold) -> tuple[np.ndarray, np.ndarray]:
 
 def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     """The documented envelope of a group's pieces: (largest diameter, largest height) in mm."""
-    scale = square_mm / 50
-    size = body_size(group, square_mm)
-    heads = [(0.0, RELIEF_MM / scale), (TOP_OFFSET_SQUARES["coronet"], FINIAL_HEIGHT_MM["ball"])]
-    if group is Group.ROYAL:
-        heads = [(0.0, size.crown_height / scale + FINIAL_HEIGHT_MM["cross"]),
-                 (TOP_OFFSET_SQUARES["royal_horse"], FINIAL_HEIGHT_MM["horse"])]
-    else:
-        heads += [(TOP_OFFSET_SQUARES["horse"], FINIAL_HEIGHT_MM["horse"]),
-                  (TOP_OFFSET_SQUARES["mitre"], FINIAL_HEIGHT_MM["mitre"])]
-    tallest = max((PROPORTIONS[group].height + offset + MAX_REACH_OFFSET) * square_mm + head_mm * scale + 0.2
-                  for offset, head_mm in heads)
-    return 2 * size.base_radius, tallest
+    tallest = {Group.ROYAL: 1.96, Group.PIECE: 1.75, Group.PAWN: 1.10, Group.SPEAR: 1.45}[group]
+    return MAX_BASE_SHARE * square_mm, tallest * square_mm
 
 
 def build_piece(piece: PieceDef, options: ModelOptions = DEFAULT_OPTIONS) -> PieceModel:
@@ -154,15 +139,13 @@ def build_piece(piece: PieceDef, options: ModelOptions = DEFAULT_OPTIONS) -> Pie
 def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: ModelOptions) -> PieceModel:
     _check_square(options.square_mm, piece_id)
     emblem = emblem_of(movement)
-    size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
-    family = family_of(movement)
-    smallest_head = MIN_FINIAL_SCALE * options.square_mm / 50
-    if spec.horse and _finial_scale(spec, emblem, layout, options.square_mm) < smallest_head:
-        spec = without_horse(spec, group is Group.ROYAL)
-        size, layout = _fit_emblem(piece_id, group, emblem, options.square_mm, spec)
+    size, layout = _fit(piece_id, group, emblem, options, spec)
+    if spec.finial is Finial.HORSE and not _finial_fits(spec, emblem, layout, size.scale):
+        spec = without_horse(spec, movement, group is Group.ROYAL)  # the diagram leaves no room for its neck
+        size, layout = _fit(piece_id, group, emblem, options, spec)
     for nudge in NUDGES:  # symbols that happen to touch at a single point: shift the grid a hair
-        model = _assemble(piece_id, code, emblem, size, replace(layout, pitch_mm=layout.pitch_mm * nudge), family,
-                          options, spec)
+        model = _assemble(piece_id, code, emblem, size, replace(layout, pitch_mm=layout.pitch_mm * nudge), options,
+                          spec)
         if not _has_pinches(model.solid):
             return model
     raise ModelError(f"piece {piece_id!r}: the diagram's symbols touch at single points at "
@@ -175,66 +158,153 @@ def _has_pinches(solid: Manifold) -> bool:
     return len(np.unique(positions, axis=0)) != len(positions)
 
 
-def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> float:
-    """The scale of the finial's 50 mm drawing: the square's, or less where the diagram leaves less room."""
-    names = finial_names(spec)
-    if not names:
-        return square_mm / 50
+def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = DEFAULT_SQUARE_MM) -> float:
+    """The radius on the top face that symbols may use, clear of the plate's rounded edge, notch and rim."""
+    edge = NOTCH_DEPTH_MM + 0.4
+    if rim_kind is not Rim.PLAIN:
+        edge = max(edge, rim_width_mm(rim_kind, square_mm) + 0.3 + 1.4)  # square markers reach past the fit
+    return size.flat_radius - edge
+
+
+def _fit(
+    piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+) -> tuple[BodySize, Layout]:
+    """The body and grid: the group's foot, widened step by step while the diagram's pitch is too fine
+    (or a finial finds no room), a pawn's flat first, up to MAX_BASE_SHARE of the square. In one colour
+    the dots are 2 mm across where any widening leaves room for that, else as large as the grid allows."""
+    reach, square_mm = grid_reach(emblem, spec), options.square_mm
+    finial_limit = FINIAL_GROWTH * BASES[group] * square_mm / 2  # a finial widens the foot only this far
+    ball = spec.head is Head.BALL
+    passes = []  # (smallest dot, finest pitch, only a pawn's flat widens), the wish first
+    if options.one_colour:
+        passes.append((ONE_COLOUR_MARKER_MM, Layout.min_pitch(ONE_COLOUR_MARKER_MM), False))
+    if ball:  # a pawn's ball widens its flat before a grid gets as fine as it may
+        passes.append((1.2, PAWN_PITCH_MM, True))
+    passes.append((1.2, MIN_PITCH_MM, False))
+    for marker, min_pitch, flats_only in passes:
+        fitting = None
+        for base, flat in _widenings(group, square_mm, spec, flats_only):
+            size = body_size(group, square_mm, spec, base, flat)
+            layout = Layout.fit(reach, usable_radius(size, spec.rim, square_mm), marker)
+            if layout.pitch_mm < min_pitch or not _symbols_apart(emblem, layout):
+                continue
+            fitting = fitting or (size, layout)
+            if _finial_fits(spec, emblem, layout, size.scale):
+                return size, layout
+            if base > finial_limit:
+                break
+        if fitting:
+            return fitting  # the pitch fits; a horse that does not is replaced, another finial made smaller
+    needed = _square_needed(reach, group, spec, 1.2)
+    raise ModelError(
+        f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
+        f"{MIN_PITCH_MM:g} mm, which does not fit the top face at --square-mm {square_mm:g}; "
+        + (f"use --square-mm {needed} or more" if needed <= MAX_SQUARE_MM else "it is too wide to print")
+    )
+
+
+def _widenings(group: Group, square_mm: float, spec: ShapeSpec, flats_only: bool = False):
+    """(foot radius, pawn's flat share) to try, narrowest first, the last at the widest allowed."""
+    base, widest = BASES[group] * square_mm / 2, MAX_BASE_SHARE * square_mm / 2
+    if flats_only:  # a pawn's flat, within its ball
+        for flat in np.linspace(BALL_FLAT[0], BALL_FLAT[1], 4):
+            yield base, float(flat)
+        return
+    while base < widest:
+        yield base, BALL_FLAT[1]
+        base = min(widest, base * GROWTH)
+    yield widest, BALL_FLAT[1]
+
+
+def _square_needed(reach: float, group: Group, spec: ShapeSpec, marker: float) -> int:
+    """The smallest whole square size in mm at which the emblem fits at the minimum pitch."""
+    for square_mm in range(int(MIN_SQUARE_MM), int(MAX_SQUARE_MM) + 1):
+        size = body_size(group, float(square_mm), spec, MAX_BASE_SHARE * square_mm / 2, BALL_FLAT[1])
+        layout = Layout.fit(reach, usable_radius(size, spec.rim, float(square_mm)), marker)
+        if layout.pitch_mm >= Layout.min_pitch(marker):
+            return square_mm
+    return int(MAX_SQUARE_MM) + 1
+
+
+def _symbols_apart(emblem: Emblem, layout: Layout) -> bool:
+    """Whether the diagram's symbols keep a nozzle's gap between them: closing the gaps under 0.8 mm joins
+    no two of them (a fine grid can crowd a square against a diagonal line)."""
     raised, _ = relief_sections(emblem, layout)
-    room = free_radius(raised) - FINIAL_CLEARANCE_MM
-    return max(0.05, min(square_mm / 50, room / FINIAL_RADIUS_MM[names[0]]))
+    if raised.is_empty():
+        return True
+    joined = raised.offset(0.4, JoinType.Round, 2.0, 48).offset(-0.4, JoinType.Round, 2.0, 48)
+    return len(joined.decompose()) >= len(raised.decompose())
 
 
-def _head(
-    size: BodySize, spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float, family: Family
-) -> list[Manifold]:
-    """Rim, finial and stem plates."""
-    parts = [*rim(size, spec.rim, square_mm)]
-    scale = _finial_scale(spec, emblem, layout, square_mm)
-    top = finial(spec, scale)
+def grid_reach(emblem: Emblem, spec: ShapeSpec) -> float:
+    """The diagram's reach in cells: a finial standing on the centre needs the single steps' cells farther
+    out, so a piece with one may use a coarser grid than the usual two cells' reach."""
+    if spec.finial is Finial.NONE:
+        return emblem.reach
+    return max(1.5, emblem.extent)
+
+
+def _finial_room(emblem: Emblem, layout: Layout) -> float:
+    """How far from the centre a finial's foot may reach: to the nearest symbol, less the clearance."""
+    raised, _ = relief_sections(emblem, layout)
+    return free_radius(raised)
+
+
+def _finial_fits(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float) -> bool:
+    if spec.finial is Finial.NONE:
+        return True
+    return finial_radius_mm(spec.finial, scale) + FINIAL_CLEARANCE_MM * scale <= _finial_room(emblem, layout)
+
+
+def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float) -> float:
+    """A finial's scale: the square's, or less where the diagram leaves less room round its foot (never a
+    horse: a horse that does not fit is not built)."""
+    foot = finial_radius_mm(spec.finial, 1.0)
+    if not foot or spec.finial is Finial.HORSE:
+        return scale
+    room = _finial_room(emblem, layout) - FINIAL_CLEARANCE_MM * scale
+    return max(0.3 * scale, min(scale, room / foot))
+
+
+def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: ModelOptions, spec) -> PieceModel:
+    """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
+    profile = turned(size, spec)
+    s = size.scale
+    shape = [body(size, spec, profile), *rim(size.height, size.flat_radius + 0.2 * s, spec.rim, options.square_mm)]
+    top = finial(spec.finial, _finial_scale(spec, emblem, layout, s), spec.horse_mitre)
     if top is not None:
-        parts.append(top.translate((0.0, 0.0, size.height)))
-    parts += plates(size, spec, lambda z: _stem_radius(size, z), square_mm, stem_core_radius(size, family, spec))
-    return parts
+        shape.append(top.translate((0.0, 0.0, size.height)))
+    if profile.band and Mark.PIPS in spec.marks:
+        shape += pips(*profile.band, s)
+    raised, pits = relief_sections(emblem, layout)
+    relief_mm = ONE_COLOUR_RELIEF_MM if options.one_colour else RELIEF_MM
+    footprint = finial_radius_mm(spec.finial, s)
+    if options.one_colour or footprint:  # no pits in one colour, and none under a finial
+        pits = CrossSection() if options.one_colour else _pits_clear_of(pits, footprint + 1.4 * s)
+    relief = _extrude(raised, size.height - EMBED_MM, relief_mm + EMBED_MM)
+    pocket = _pocket_radius(piece_id, size, profile, code, options) if options.weight_pocket else 0.0
+    letters = _code_section(code, size, pocket)
+    other_cuts = [_extrude(pits, size.height - PIT_DEPTH_MM, PIT_DEPTH_MM + EMBED_MM)] if not pits.is_empty() else []
+    if pocket:
+        other_cuts.append(_pocket(pocket))
+    notch, code_cut = _notch(size), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    solid = Manifold.batch_boolean(
+        [Manifold.batch_boolean([*shape, relief], OpType.Add), notch, code_cut, *other_cuts], OpType.Subtract)
+    _check_solid(solid, piece_id)
+    parts = _parts(shape, relief, letters, [notch, *other_cuts])
+    return PieceModel(piece_id, solid, parts, size, layout, pocket, spec, profile, relief_mm)
 
 
-def _finial_footprint(spec: ShapeSpec, emblem: Emblem, layout: Layout, square_mm: float) -> float:
-    names = finial_names(spec)
-    return FINIAL_RADIUS_MM[names[0]] * _finial_scale(spec, emblem, layout, square_mm) if names else 0.0
+def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
+    """The pits outside a circle (a finial's foot)."""
+    if pits.is_empty():
+        return pits
+    return CrossSection.compose([pit for pit in pits.decompose() if math.hypot(*_centre(pit)) > radius])
 
 
 def _centre(section: CrossSection) -> tuple[float, float]:
     low_x, low_y, high_x, high_y = section.bounds()
     return ((low_x + high_x) / 2, (low_y + high_y) / 2)
-
-
-def _stem_radius(size: BodySize, z: float) -> float:
-    """The stem's nominal radius at height z."""
-    share = min(1.0, max(0.0, (z - size.foot_top) / max(1e-6, size.flare_bottom - size.foot_top)))
-    return size.neck_radius + (size.waist_radius - size.neck_radius) * share
-
-
-def _assemble(piece_id, code, emblem, size, layout, family, options, spec) -> PieceModel:
-    """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
-    shape = [body(size, family, spec), *_head(size, spec, emblem, layout, options.square_mm, family)]
-    raised, pits = relief_sections(emblem, layout)
-    footprint = _finial_footprint(spec, emblem, layout, options.square_mm)
-    if footprint and not pits.is_empty():  # no pits under the finial
-        pits = CrossSection.compose([pit for pit in pits.decompose()
-                                     if math.hypot(*_centre(pit)) > footprint + 0.6 + 2 * PIT_RADIUS_MM])
-    relief = _extrude(raised, size.height - EMBED_MM, RELIEF_MM + EMBED_MM)
-    share = stem_flat_share(family, spec)
-    pocket = _pocket_radius(piece_id, size, share, code, options) if options.weight_pocket else 0.0
-    letters = _code_section(code, size, pocket)
-    other_cuts = [_extrude(pits, size.height - 0.6, 0.6 + EMBED_MM)] if not pits.is_empty() else []
-    if pocket:
-        other_cuts.append(_pocket(pocket))
-    notch, code_cut = _notch(size, spec), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
-    solid = Manifold.batch_boolean(
-        [Manifold.batch_boolean([*shape, relief], OpType.Add), notch, code_cut, *other_cuts], OpType.Subtract)
-    _check_solid(solid, piece_id)
-    parts = _parts(shape, relief, letters, [notch, *other_cuts])
-    return PieceModel(piece_id, solid, parts, size, family, layout, pocket, spec)
 
 
 def _parts(
@@ -267,52 +337,17 @@ def _check_solid(solid: Manifold, piece_id: str) -> None:
         raise ModelError(f"piece {piece_id!r}: the model falls apart into several bodies")
 
 
-def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = DEFAULT_SQUARE_MM) -> float:
-    """The radius on the top face that symbols may use, clear of the rim, notch and crown."""
-    edge = NOTCH_DEPTH_MM + 0.6
-    if rim_kind is not Rim.PLAIN:
-        edge = max(edge, rim_width_mm(rim_kind, square_mm) + 0.3 + 1.4)  # square markers reach past the fit
-    return size.top_radius - edge
-
-
-def _fit_emblem(
-    piece_id: str, group: Group, emblem: Emblem, square_mm: float, spec: ShapeSpec
-) -> tuple[BodySize, Layout]:
-    """Size the grid to the emblem's reach; widen the top disc up to the base if the pitch is too fine."""
-    size = body_size(group, square_mm, spec=spec)
-    layout = Layout.fit(emblem.reach, usable_radius(size, spec.rim, square_mm))
-    if layout.pitch_mm < MIN_PITCH_MM:
-        size = body_size(group, square_mm, top_radius_mm=size.base_radius, spec=spec)
-        layout = Layout.fit(emblem.reach, usable_radius(size, spec.rim, square_mm))
-    if layout.pitch_mm < MIN_PITCH_MM:
-        needed = _square_needed(emblem.reach, group, spec)
-        raise ModelError(
-            f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
-            f"{MIN_PITCH_MM} mm, which does not fit the top face at --square-mm {square_mm:g}; "
-            + (f"use --square-mm {needed} or more" if needed <= MAX_SQUARE_MM else "it is too wide to print")
-        )
-    return size, layout
-
-
-def _square_needed(reach: float, group: Group, spec: ShapeSpec) -> int:
-    """The smallest whole square size in mm at which the emblem fits at the minimum pitch."""
-    for square_mm in range(int(MIN_SQUARE_MM), int(MAX_SQUARE_MM) + 1):
-        size = body_size(group, float(square_mm), top_radius_mm=body_size(group, float(square_mm)).base_radius)
-        if Layout.fit(reach, usable_radius(size, spec.rim, float(square_mm))).pitch_mm >= MIN_PITCH_MM:
-            return square_mm
-    return int(MAX_SQUARE_MM) + 1
-
-
 def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
     return Manifold.extrude(section, height_mm).translate((0.0, 0.0, z_mm))
 
 
-def _notch(size: BodySize, spec: ShapeSpec) -> Manifold:
-    """A V notch in the rim at the front (+y), the same place on every piece."""
-    r = size.top_radius
-    floor = size.height - 0.6 * size.top_thickness
-    tri = CrossSection([[(0.0, r - NOTCH_DEPTH_MM), (NOTCH_DEPTH_MM + 1.0, r + 1.0), (-NOTCH_DEPTH_MM - 1.0, r + 1.0)]])
-    return _extrude(tri, floor, size.height + 2.0 * size.crown_height + 8.0 - floor)
+def _notch(size: BodySize) -> Manifold:
+    """A V notch in the top plate's rim at the front (+y), the same place on every piece."""
+    r = size.plate_radius
+    floor = size.height - 1.6 * size.scale
+    depth = r - size.flat_radius + NOTCH_DEPTH_MM
+    tri = CrossSection([[(0.0, r - depth), (depth + 1.0, r + 1.0), (-depth - 1.0, r + 1.0)]])
+    return _extrude(tri, floor, 40.0 * size.scale)
 
 
 def code_height_mm(size: BodySize) -> float:
@@ -329,13 +364,13 @@ def _code_section(code: str, size: BodySize, pocket_mm: float) -> CrossSection:
     return section
 
 
-def _pocket_radius(piece_id: str, size: BodySize, flat_share: float, code: str, options: ModelOptions) -> float:
+def _pocket_radius(piece_id: str, size: BodySize, profile: Turned, code: str, options: ModelOptions) -> float:
     """The widest weight pocket (up to an M10 washer) that leaves walls and room for the code."""
     height = code_height_mm(size)
     safe = size.base_radius - 0.6 - 0.8
     half_width = text_width_mm(code, height, STROKE_MM) / 2
     radius = min(POCKET_RADIUS_MM, math.sqrt(max(0.0, safe**2 - half_width**2)) - height - 0.8)
-    while radius >= 3.0 and not _pocket_walls_ok(size, flat_share, radius):
+    while radius >= 3.0 and not _pocket_walls_ok(profile, radius):
         radius -= 0.1
     if radius < 3.0:
         raise ModelError(
@@ -345,38 +380,27 @@ def _pocket_radius(piece_id: str, size: BodySize, flat_share: float, code: str, 
     return round(radius, 2)
 
 
-def _pocket_walls_ok(size: BodySize, flat_share: float, radius: float) -> bool:
+def _pocket_walls_ok(profile: Turned, radius: float) -> bool:
     """Whether the body keeps POCKET_WALL_MM of material around the pocket and its cone roof."""
     for z in np.linspace(0.0, POCKET_DEPTH_MM + radius / MAX_FLARE, 40):
         cone = radius if z <= POCKET_DEPTH_MM else radius - (z - POCKET_DEPTH_MM) * MAX_FLARE
-        if _inner_radius(size, flat_share, float(z)) - cone < POCKET_WALL_MM:
+        if radius_at(profile.points, float(z)) - cone < POCKET_WALL_MM:
             return False
     return True
-
-
-def _inner_radius(size: BodySize, flat_share: float, z: float) -> float:
-    """A lower bound of the body's radius at height z (flats of a polygonal stem included)."""
-    foot = size.base_radius if z <= size.foot_height else size.base_radius - (z - size.foot_height)
-    bottom, top = size.foot_top - 1.0, size.flare_bottom + 1.0
-    if z < bottom:
-        return foot
-    share = min(1.0, (z - bottom) / (top - bottom))
-    stem = size.neck_radius + (size.waist_radius - size.neck_radius) * share
-    return max(foot, 0.98 * stem * flat_share)
 
 
 def _pocket(radius: float) -> Manifold:
     """The weight pocket, open at the bottom, roofed by a cone 40 degrees from vertical (no flat ceiling)."""
     profile = [(0.0, -0.5), (radius, -0.5), (radius, POCKET_DEPTH_MM), (0.0, POCKET_DEPTH_MM + radius / MAX_FLARE)]
-    return CrossSection([profile]).revolve(72)
+    return CrossSection([profile]).revolve(SEGMENTS)
 
 
 def identity_signature(piece: PieceDef) -> tuple:
-    """What the geometry shows besides the code: group, family, shape and emblem (equal iff they look alike)."""
-    return (piece.group, family_of(piece.movement), shape_of(piece), emblem_of(piece.movement))
+    """What the geometry shows besides the code: group, shape and emblem (equal iff they look alike)."""
+    return (piece.group, shape_of(piece), emblem_of(piece.movement))
 
 
 __all__ = [
     "ModelError", "ModelOptions", "Part", "PieceModel", "build_piece", "mesh_arrays", "size_limits",
-    "identity_signature", "PROPORTIONS", "MAX_FLARE", "MIN_PITCH_MM",
+    "identity_signature", "MIN_PITCH_MM",
 ]

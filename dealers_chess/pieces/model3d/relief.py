@@ -40,15 +40,22 @@ class Layout:
     radius_mm: float  # usable radius of the top face
 
     @classmethod
-    def fit(cls, reach: float, radius_mm: float) -> Layout:
-        """The largest pitch at which every cell of the given reach fits inside radius_mm."""
+    def fit(cls, reach: float, radius_mm: float, min_marker_mm: float = 1.2) -> Layout:
+        """The largest pitch at which every cell of the given reach fits inside radius_mm; dots at least
+        min_marker_mm across (where the pitch leaves room: see min_pitch)."""
         pitch = max(0.1, (radius_mm - 0.7) / reach)
         for _ in range(3):
-            marker = min(3.0, max(1.2, 0.62 * pitch))
+            marker = min(3.0, max(min_marker_mm, 0.62 * pitch))
             pitch = max(0.1, (radius_mm - marker / 2) / reach)
-        marker = min(3.0, max(1.2, 0.62 * pitch), max(0.4, pitch - GAP_MM))
+        marker = min(max(3.0, min_marker_mm), max(min_marker_mm, 0.62 * pitch), max(0.4, pitch - GAP_MM))
         bar = min(2.0, max(1.2, 0.42 * pitch))
         return cls(pitch, marker, bar, max(LINE_MM, 0.5 * bar), radius_mm)
+
+    @staticmethod
+    def min_pitch(min_marker_mm: float = 1.2) -> float:
+        """The finest pitch at which dots of min_marker_mm keep a printable gap (2 mm for the usual dots,
+        which shrink to 1.1 mm on the finest grids)."""
+        return 2.0 if min_marker_mm <= 1.2 else max(2.0, min_marker_mm + GAP_MM)
 
     def mm(self, cell: Point) -> Point:
         """A point in cells as mm on the top face."""

@@ -1,8 +1,12 @@
 """The shape language of 3D pieces: what a piece's group, movement and named rules show from the side.
 
-The one place that maps movement to shape: riders choose the head (tower, mitre, coronet), (1,2)
-leaps a horse head, other leaps collars on the stem by distance, named rules rings at the foot,
-royals a crown with a cue for their move. A catalogue `shape` list overrides the head.
+The side tells the families apart, the top diagram tells the pieces of a family apart. Silhouettes
+are reserved: crenellations only for orthogonal riders, a mitre only for diagonal riders, a ball
+only for riders both ways, a cross only for the King, a horse head for (1,2) leapers. A leaper's
+collar band tells its leaps (one ring per distance, the ring's profile their direction), its stem
+carries shallow corners where the leaps go; pawns wear a ball cut flat, their class told by their
+collars and foot. Named rules are pips or grooves on a plain band. A catalogue `shape` list
+overrides the head.
 """
 
 from __future__ import annotations
@@ -15,16 +19,49 @@ from dealers_chess.pieces.catalogue import Group, PieceDef, Rule, ShapeFeature
 from dealers_chess.pieces.movement import Mode, Movement, Path
 
 
+class Head(Enum):
+    """The turned head under the top face."""
+
+    PLAIN = "plain"  # a cup flaring to the top plate, a bead under the plate
+    TOWER = "tower"  # a turret: orthogonal riders
+    BALL = "ball"  # a ball cut flat: pawns
+    LOW = "low"  # the top plate on the collar: a horse head stands on it
+
+
 class Rim(Enum):
     """What stands on the rim of the top face."""
 
     PLAIN = "plain"
     TOWER = "tower"  # crenellations: orthogonal riders
-    CORONET = "coronet"  # a ring of small points: queen-like riders
-    CROWN = "crown"  # royals
-    BAND = "band"  # a plain ring: one named rule
-    POINTS = "points"  # a ring of low points: a promotion rule
-    BATTLEMENT = "battlement"  # a low crenellated ring: two or more named rules
+    CORONET = "coronet"  # ten small points: riders both ways
+    CROWN = "crown"  # six tall points: royals
+
+
+class Finial(Enum):
+    """What stands on the centre of the top face."""
+
+    NONE = "none"
+    CROSS = "cross"  # the King
+    BALL = "ball"  # riders both ways, inside the coronet
+    MITRE = "mitre"  # diagonal riders
+    HORSE = "horse"  # (1,2) leapers
+
+
+class Ring(Enum):
+    """A ring of the collar band: the direction of the leaps of its distance (a ring a distance, 1 to 3+)."""
+
+    FLAT = "flat"  # orthogonal: a flat-edged band
+    ROUND = "round"  # diagonal: a round bead
+    POINTED = "pointed"  # oblique: a sharp edge
+    FULL = "full"  # orthogonal and diagonal: a band with a round edge, wider
+    THIN = "thin"  # no leap of this distance: a thin ring keeps the count
+
+
+class Mark(Enum):
+    """A named rule on the plain band of the lower stem."""
+
+    PIPS = "pips"  # a rule of what the piece does
+    GROOVES = "grooves"  # a rule of promotion
 
 
 class Angle(Enum):
@@ -36,60 +73,49 @@ class Angle(Enum):
 
 
 class Modality(Enum):
-    """What a leap may do where it lands: a collar sits lower for move-only, higher for capture-only."""
+    """What a move may do where it lands."""
 
     MOVE = "move"
     BOTH = "both"
     CAPTURE = "capture"
 
 
+class PawnClass(Enum):
+    """What a pawn's side tells: how it steps without capturing."""
+
+    STRAIGHT = "straight"  # one collar
+    DIAGONAL = "diagonal"  # two collars
+    BACK = "back"  # it may step back or sideways: a plinth (with its collars)
+
+
 PROMOTION_RULES = frozenset({Rule.PROMOTES_ON_PAWN_ROW, Rule.PROMOTES_TO_CAPTURED, Rule.PROMOTES,
                              Rule.DOUBLE_STEP_TO_PROMOTE, Rule.NO_PROMOTION})
 KNIGHT_LEAP = (1, 2)
-FOUR_FINS = ((-1, -2), (-1, 2), (1, -2), (1, 2))
+FOUR_GROOVES = ((-1, -2), (-1, 2), (1, -2), (1, 2))
 STEP_CORNER = 0.8  # how far a stem's corner for a single step reaches, as a share of a longer leap's
-COLLAR_DISTANCES = (1, 2, 3)  # leaps of distance 1, 2 and 3 or more each have their collar place
-# where a named rule's ring sits on the lower stem (0 = its bottom, 1 = its top), so rules differ from the side
-RULE_RING_AT: dict[Rule, float] = {
-    Rule.PUSH: 0.10, Rule.CONVERT_CAPTOR: 0.16, Rule.FLEE_WHEN_ATTACKED: 0.22, Rule.DOUBLE_STEP_TO_PROMOTE: 0.28,
-    Rule.PROMOTES_ON_PAWN_ROW: 0.10, Rule.PROMOTES_TO_CAPTURED: 0.16, Rule.PROMOTES: 0.22, Rule.NO_PROMOTION: 0.28,
-    Rule.NO_EN_PASSANT: 0.10, Rule.UNCAPTURABLE: 0.16, Rule.IMMOBILIZE: 0.22, Rule.TELEPORT: 0.28,
-    Rule.DAZZLE: 0.10, Rule.CAPTURE_POWERS_BY_RANK: 0.22,
-}
-# how much lower (in squares) the top face sits under a tall head, so the whole piece keeps Staunton's proportions
-TOP_OFFSET_SQUARES = {"horse": -0.45, "mitre": -0.12, "tower": -0.15, "coronet": 0.12, "royal_horse": -0.24}
-# a piece stands taller the farther its longest leap reaches: per square of its length beyond 2
-REACH_STEP_SQUARES = 0.05
+RING_DISTANCES = 3  # leaps of distance 1, 2 and 3 or more each have their ring
 LONGEST_REACH = 5.0  # reaches beyond 5 squares stand as tall as 5
-MAX_REACH_OFFSET = REACH_STEP_SQUARES * (LONGEST_REACH - 2)
-WAIST_SHARE, WAIST_STEP, WAIST_STEPS = 0.34, 0.05, 5  # the stem's waist grows with the number of leaps and slides
 
 
 @dataclass(frozen=True, slots=True)
 class ShapeSpec:
-    """Everything the side view of a piece shows besides its group's size."""
+    """Everything the side of a piece shows besides its group's size."""
 
-    rim: Rim
-    horse: bool = False  # a horse head on the top face
-    mitre: bool = False  # a mitre with a cut (on the horse's poll when both)
-    ball: bool = False  # the queen's ball inside the coronet
-    cross: bool = False  # the king's cross inside the crown
-    fins: bool = False  # knight fins on the upper stem
-    # where the fins point: the knight leaps, four for a full knight
-    fin_vectors: tuple[tuple[int, int], ...] = FOUR_FINS
-    # by distance 1, 2, 3+
-    collars: tuple[frozenset[tuple[Angle, Modality]], ...] = (frozenset(), frozenset(), frozenset())
-    rule_rings: tuple[float, ...] = ()  # positions of the named rules' rings
-    # a directional piece's compass directions, with what it may do there
+    head: Head
+    rim: Rim = Rim.PLAIN
+    finial: Finial = Finial.NONE
+    horse_mitre: bool = False  # a small mitre on the horse's poll (Archbishop, Unicorn)
+    rings: tuple[Ring, ...] = (Ring.ROUND,)  # the collar band, bottom up (1 to 3)
+    marks: tuple[Mark, ...] = ()  # named rules on the plain band
+    # carved grooves on the upper stem where the knight leaps go (no horse head to say it)
+    grooves: tuple[tuple[int, int], ...] = ()
+    # a directional piece's compass directions on the lower third, with what it may do there
     ribs: tuple[tuple[tuple[int, int], Modality], ...] = ()
-    thick: bool = False  # a tower's straight, thick stem
-    plinth: bool = False  # a pawn that may step back stands on a tall foot
-    # a leaper's stem's corners (degrees, reach): where its leaps go; () = round
+    # a leaper's stem's shallow corners (degrees, reach): where its leaps go; () = round
     corners: tuple[tuple[float, float], ...] = ()
-    # the lower and upper stem's corners (_stem_parts)
-    corners_by_mode: tuple[tuple[tuple[float, float], ...], ...] = ((), ())
-    top_offset_squares: float = 0.0
-    waist_share: float = WAIST_SHARE + 2 * WAIST_STEP  # the stem's waist radius as a share of the base radius
+    plinth: bool = False  # a pawn that may step back or sideways stands on a taller foot
+    reach: float = 0.0  # the longest leap's length in squares (a leaper's height), 0 for riders
+    rider: bool = False  # slides without limit (riders stand taller)
 
 
 def angle_of(vector: tuple[int, int]) -> Angle:
@@ -120,85 +146,138 @@ def modality_of(path: Path) -> Modality:
     return Modality.BOTH if moves and captures else Modality.MOVE if moves else Modality.CAPTURE
 
 
-def _collars(movement: Movement, horse_shown: bool) -> tuple[frozenset[tuple[Angle, Modality]], ...]:
-    """The direction classes and modalities of the leaps (and a limited slide's stops) at each collar
-    distance; a (1,2) leap shown by the horse or the fins has no collar."""
-    places: list[set[tuple[Angle, Modality]]] = [set() for _ in COLLAR_DISTANCES]
-    for path in movement.paths:
-        leap, modality = _leap(path), modality_of(path)
-        if leap is not None and not (leap == KNIGHT_LEAP and horse_shown):
-            places[min(leap[1], len(COLLAR_DISTANCES)) - 1].add((angle_of(leap), modality))
-        elif len(path.legs) == 1 and path.final.max_steps not in (1, None):
-            for steps in range(1, min(path.final.max_steps, len(COLLAR_DISTANCES)) + 1):
-                places[steps - 1].add((angle_of(path.final.vector), modality))
-    return tuple(frozenset(_merged(p)) for p in places)
-
-
-def _merged(kinds: set[tuple[Angle, Modality]]) -> set[tuple[Angle, Modality]]:
-    """A direction class that may move and capture (by different leaps) counts as both."""
-    return {(angle, _together({m for a, m in kinds if a is angle})) for angle in {a for a, _ in kinds}}
-
-
-def _together(modes: set[Modality]) -> Modality:
-    """What several moves one way allow together: their one modality, or both when they differ."""
-    return next(iter(modes)) if len(modes) == 1 else Modality.BOTH
-
-
 def shape_of(piece: PieceDef) -> ShapeSpec:
     """The piece's shape: derived from group, movement and rules, the head overridden by its `shape` key."""
     movement = piece.movement
     riders = _rider_angles(movement)
     leaps = {_leap(p) for p in movement.paths} - {None}
     knight = KNIGHT_LEAP in leaps or Angle.OBLIQUE in riders or any(_bent_knight(p) for p in movement.paths)
-    orthogonal, diagonal = Angle.ORTHOGONAL in riders, Angle.DIAGONAL in riders
-    features = set(piece.shape) if piece.shape else _derived_head(piece.group, orthogonal, diagonal, knight, leaps)
-    royal = piece.group is Group.ROYAL
+    features = set(piece.shape) if piece.shape else _derived(piece.group, riders, knight, king_like(piece))
+    royal, pawn = piece.group is Group.ROYAL, piece.group is Group.PAWN
+    horse = ShapeFeature.HORSE in features and not pawn
+    finial = _finial(features, royal, horse)
     rim = (Rim.CROWN if royal else Rim.CORONET if ShapeFeature.CORONET in features
-           else Rim.TOWER if ShapeFeature.TOWER in features else _rule_rim(piece.rules))
-    horse = ShapeFeature.HORSE in features
-    fins = ShapeFeature.FINS in features or (Angle.OBLIQUE in riders and horse)
+           else Rim.TOWER if ShapeFeature.TOWER in features else Rim.PLAIN)
+    head = Head.BALL if pawn else Head.LOW if horse else Head.TOWER if rim is Rim.TOWER else Head.PLAIN
+    grooves = _groove_vectors(movement) if ShapeFeature.FINS in features or (knight and not horse) else ()
     return ShapeSpec(
-        rim=rim, horse=horse, mitre=ShapeFeature.MITRE in features, ball=rim is Rim.CORONET,
-        cross=ShapeFeature.CROSS in features and royal, fins=fins, fin_vectors=_fin_vectors(movement),
-        collars=_collars(movement, horse or fins),
-        rule_rings=tuple(sorted({RULE_RING_AT[rule] for rule in piece.rules})),
-        ribs=_ribs(movement), thick=rim is Rim.TOWER, plinth=piece.group is Group.PAWN and _retreats(movement),
-        corners=_corners(movement), corners_by_mode=_stem_parts(movement),
-        top_offset_squares=_top_offset(royal, rim, horse, ShapeFeature.MITRE in features) + _reach_offset(movement),
-        waist_share=WAIST_SHARE + WAIST_STEP * min(WAIST_STEPS, _kinds_of_move(movement)),
+        head=head, rim=rim, finial=finial,
+        horse_mitre=horse and ShapeFeature.MITRE in features,
+        rings=_pawn_rings(movement) if pawn else _rings(movement, horse, bool(riders)),
+        marks=_marks(piece.rules), grooves=grooves, ribs=_ribs(movement),
+        corners=() if pawn or riders else _corners(movement, skip_knight=horse),
+        plinth=pawn and pawn_class(movement) is PawnClass.BACK,
+        reach=0.0 if riders else _reach(movement), rider=bool(riders),
     )
 
 
-def _rule_rim(rules: frozenset[Rule]) -> Rim:
-    """The rim that marks named rules: a band for one, points for a promotion rule, a battlement for several."""
-    if not rules:
-        return Rim.PLAIN
-    if len(rules) > 1:
-        return Rim.BATTLEMENT
-    return Rim.POINTS if rules <= PROMOTION_RULES else Rim.BAND
+def _derived(group: Group, riders: set[Angle], knight: bool, king: bool) -> set[ShapeFeature]:
+    """The head features a movement asks for: riders' heads, the horse for (1,2) leaps, the King's cross."""
+    orthogonal, diagonal = Angle.ORTHOGONAL in riders, Angle.DIAGONAL in riders
+    features: set[ShapeFeature] = set()
+    if orthogonal and diagonal:
+        features.add(ShapeFeature.CORONET)
+    elif orthogonal:
+        features.add(ShapeFeature.TOWER)
+    elif diagonal:
+        features.add(ShapeFeature.MITRE)
+    if knight:
+        features.add(ShapeFeature.HORSE)
+    if group is Group.ROYAL and king:
+        features = {ShapeFeature.CROSS}  # only the royal that moves as the King wears the cross
+    return features
 
 
-def _kinds_of_move(movement: Movement) -> int:
-    """How many kinds of move: distinct leaps (with their modality), and slides by fours of paths."""
-    leaps = {(_leap(path), modality_of(path)) for path in movement.paths if _leap(path) is not None}
-    slides = {(path.legs, modality_of(path)) for path in movement.paths if _leap(path) is None}
-    return len(leaps) + (len(slides) + 3) // 4
+def _finial(features: set[ShapeFeature], royal: bool, horse: bool) -> Finial:
+    """What stands on the top face's centre."""
+    if horse:
+        return Finial.HORSE
+    if royal:
+        return Finial.CROSS if ShapeFeature.CROSS in features else Finial.NONE  # the crown alone
+    if ShapeFeature.CORONET in features:
+        return Finial.BALL
+    return Finial.MITRE if ShapeFeature.MITRE in features else Finial.NONE
 
 
-def _reach_offset(movement: Movement) -> float:
-    """How much taller than its group's height the farthest leap makes a piece: by the leap's length
-    (a Giraffe's 4.1 squares over a Zebra's 3.6), shorter for single steps."""
+def king_like(piece: PieceDef) -> bool:
+    """Whether a royal moves as the King does (one step any way, and nothing else): only it wears the cross."""
+    leaps = {(_leap(p), modality_of(p)) for p in piece.movement.paths}
+    return leaps == {((0, 1), Modality.BOTH), ((1, 1), Modality.BOTH)}
+
+
+def _rings(movement: Movement, horse_shown: bool, rider: bool) -> tuple[Ring, ...]:
+    """One ring a leap distance up to the longest (3 for 3 or more), each profiled by the directions
+    of that distance's leaps (and of a limited slide's stops); a rider's one round collar; a (1,2)
+    leap the horse shows has no ring."""
+    places: list[set[Angle]] = [set() for _ in range(RING_DISTANCES)]
+    for path in movement.paths:
+        leap = _leap(path)
+        if leap is not None and not (leap == KNIGHT_LEAP and horse_shown):
+            places[min(leap[1], RING_DISTANCES) - 1].add(angle_of(leap))
+        elif len(path.legs) == 1 and path.final.max_steps not in (1, None):
+            for steps in range(1, min(path.final.max_steps, RING_DISTANCES) + 1):
+                places[steps - 1].add(angle_of(path.final.vector))
+    used = [index for index, place in enumerate(places) if place]
+    if not used:
+        return (Ring.ROUND,)  # a rider, a hopper or a bent mover: the one collar every turned piece has
+    return tuple(_ring(places[index]) for index in range(used[-1] + 1))
+
+
+def _ring(angles: set[Angle]) -> Ring:
+    """The profile of one distance's ring."""
+    if not angles:
+        return Ring.THIN
+    if Angle.OBLIQUE in angles:
+        return Ring.POINTED
+    if angles == {Angle.ORTHOGONAL, Angle.DIAGONAL}:
+        return Ring.FULL
+    return Ring.FLAT if Angle.ORTHOGONAL in angles else Ring.ROUND
+
+
+def pawn_class(movement: Movement) -> PawnClass:
+    """How a pawn steps: back or sideways at all, else diagonally without capturing, else straight."""
+    if _retreats(movement):
+        return PawnClass.BACK
+    quiet = [p for p in movement.paths if Mode.MOVE in p.modes]
+    if quiet and all(angle_of(p.legs[0].vector) is Angle.DIAGONAL for p in quiet if not p.initial):
+        return PawnClass.DIAGONAL
+    return PawnClass.STRAIGHT
+
+
+def _pawn_rings(movement: Movement) -> tuple[Ring, ...]:
+    """A pawn's collars: one flat for a straight stepper, two round for a diagonal one, one round (on its
+    plinth) for one that steps back or sideways."""
+    kind = pawn_class(movement)
+    if kind is PawnClass.DIAGONAL:
+        return (Ring.ROUND, Ring.ROUND)
+    return (Ring.FLAT,) if kind is PawnClass.STRAIGHT else (Ring.ROUND,)
+
+
+def _marks(rules: frozenset[Rule]) -> tuple[Mark, ...]:
+    """Grooves for promotion rules, pips for the others; one of each kind at most."""
+    marks = []
+    if rules - PROMOTION_RULES:
+        marks.append(Mark.PIPS)
+    if rules & PROMOTION_RULES:
+        marks.append(Mark.GROOVES)
+    return tuple(marks)
+
+
+def _reach(movement: Movement) -> float:
+    """The longest leap's or limited slide's length in squares (at most LONGEST_REACH)."""
     lengths = [math.hypot(*leap) for leap in map(_leap, movement.paths) if leap is not None]
     lengths += [math.hypot(*path.final.vector) * path.final.max_steps for path in movement.paths
                 if len(path.legs) == 1 and path.final.max_steps not in (1, None)]
-    if not lengths:
-        return 0.0
-    return REACH_STEP_SQUARES * (min(max(lengths), LONGEST_REACH) - 2)
+    return min(max(lengths, default=1.0), LONGEST_REACH)
 
 
-def without_horse(spec: ShapeSpec, royal: bool) -> ShapeSpec:
-    """The shape with knight fins instead of a horse head (where the diagram leaves no room for one)."""
-    return replace(spec, horse=False, fins=True, top_offset_squares=_top_offset(royal, spec.rim, False, spec.mitre))
+def without_horse(spec: ShapeSpec, movement: Movement, royal: bool) -> ShapeSpec:
+    """The shape with carved knight grooves and a plain head instead of a horse (where the diagram
+    leaves no room for the horse's neck)."""
+    finial = Finial.MITRE if spec.horse_mitre and not royal else Finial.NONE
+    head = Head.TOWER if spec.rim is Rim.TOWER else Head.PLAIN
+    rings = _rings(movement, False, spec.rider)
+    return replace(spec, head=head, finial=finial, horse_mitre=False, grooves=_groove_vectors(movement), rings=rings)
 
 
 def _bent_knight(path: Path) -> tuple[int, int] | None:
@@ -209,35 +288,30 @@ def _bent_knight(path: Path) -> tuple[int, int] | None:
     return landing if tuple(sorted(map(abs, landing))) == KNIGHT_LEAP else None
 
 
-def _fin_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
+def _groove_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
     """The directions of the (1,2) leaps, of bent steps landing on knight squares and of oblique slides;
-    the four usual fins when they go every way."""
+    the four usual grooves when they go every way."""
     vectors = {p.final.vector for p in movement.paths
                if _leap(p) == KNIGHT_LEAP or (p.final.max_steps is None and angle_of(p.final.vector) is Angle.OBLIQUE)}
     vectors |= {landing for p in movement.paths if (landing := _bent_knight(p))}
     if not vectors or {(-dy, dx) for dx, dy in vectors} == vectors:
-        return FOUR_FINS
+        return FOUR_GROOVES
     return tuple(sorted(vectors))
 
 
-def _corners(movement: Movement, mode: Mode | None = None, steps_only: bool = False) -> tuple[tuple[float, float], ...]:
-    """The stem's corners as (degrees, reach): the directions of a leaper's one-leg leaps and limited
-    slides, with their mirror images and quarter turns (not first-move-only ones; only those that may
-    move, or capture, when a mode is given; only single steps with steps_only). A single step reaches
-    STEP_CORNER of the way, a longer move all of it: W gives a small square stem, F a small diamond,
-    K an octagon, D a full square, N eight corners at the knight's angles, WA an octagon with long
-    diagonal corners."""
+def _corners(movement: Movement, skip_knight: bool = False) -> tuple[tuple[float, float], ...]:
+    """The stem's shallow corners as (degrees, reach): the directions of a leaper's one-leg leaps and
+    limited slides, with their mirror images and quarter turns (not first-move-only ones). A single
+    step reaches STEP_CORNER of the way, a longer move all of it: W a square, F a diamond, N eight points
+    (none for the (1,2) leaps a horse head shows)."""
     reach: dict[float, float] = {}
     for path in movement.paths:
         if len(path.legs) != 1 or path.final.max_steps is None or path.initial:
             continue
-        if mode is not None and mode not in path.modes:
-            continue
+        if skip_knight and _leap(path) == KNIGHT_LEAP:
+            continue  # the horse says it
         dx, dy = path.final.vector
-        step = max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1
-        if steps_only and not step:
-            continue
-        far = STEP_CORNER if step else 1.0
+        far = STEP_CORNER if max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1 else 1.0
         for x, y in ((dx, dy), (dy, dx)):
             for sx in (1, -1):
                 for sy in (1, -1):
@@ -246,27 +320,20 @@ def _corners(movement: Movement, mode: Mode | None = None, steps_only: bool = Fa
     return tuple(sorted(reach.items()))
 
 
-def _stem_parts(movement: Movement) -> tuple[tuple[tuple[float, float], ...], ...]:
-    """The corners of the lower and the upper stem: a leaper that moves one way and captures another shows
-    its moves below and its captures above; else, when it also leaps farther, its single steps below and
-    all its moves above."""
-    moves, captures = _corners(movement, Mode.MOVE), _corners(movement, Mode.CAPTURE)
-    if moves != captures:
-        return moves, captures
-    steps = _corners(movement, steps_only=True)
-    return (steps, moves) if steps and steps != moves else (moves, captures)
-
-
 def _retreats(movement: Movement) -> bool:
-    """Whether some move or capture ends behind the square it starts from."""
-    return any(sum(leg.vector[1] for leg in path.legs) < 0 for path in movement.paths)
+    """Whether some move or capture ends behind or beside the square it starts from."""
+    return any(sum(leg.vector[1] for leg in path.legs) <= 0 for path in movement.paths)
+
+
+def _together(modes: set[Modality]) -> Modality:
+    """What several moves one way allow together: their one modality, or both when they differ."""
+    return next(iter(modes)) if len(modes) == 1 else Modality.BOTH
 
 
 def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
-    """The compass directions a piece moves in, each with whether it also captures that way (a rib low on
-    the stem for a way it only moves, all the way up for both; a way it only captures has no rib, the
-    upper stem's corners show it), when they are not the same after a quarter turn (pawns, the Ship);
-    none for pieces that move alike in all four directions."""
+    """The compass directions a piece moves in, each with whether it also captures that way (a way it only
+    captures has no rib), when they are not the same after a quarter turn (pawns, the Ship); none for
+    pieces that move alike in all four directions."""
     kinds: dict[tuple[int, int], set[Modality]] = {}
     for path in movement.paths:
         for leg in path.legs:
@@ -279,38 +346,5 @@ def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
     return tuple(sorted(ribs.items()))
 
 
-def _derived_head(group: Group, orthogonal: bool, diagonal: bool, knight: bool, leaps: set) -> set[ShapeFeature]:
-    """The head features a movement asks for."""
-    features: set[ShapeFeature] = set()
-    if group is Group.ROYAL:
-        diagonal = diagonal or any(short == long > 1 for short, long in leaps)
-        if knight:
-            return {ShapeFeature.HORSE}
-        return {ShapeFeature.MITRE} if diagonal and not orthogonal else {ShapeFeature.CROSS}
-    if orthogonal and diagonal:
-        features.add(ShapeFeature.CORONET)
-    elif orthogonal:
-        features.add(ShapeFeature.TOWER)
-    elif diagonal:
-        features.add(ShapeFeature.MITRE)
-    if knight and group is not Group.PAWN:
-        features.add(ShapeFeature.HORSE)
-    elif knight:
-        features.add(ShapeFeature.FINS)
-    return features
-
-
-def _top_offset(royal: bool, rim: Rim, horse: bool, mitre: bool) -> float:
-    """How far the top face moves from its group's height to make room for a tall head."""
-    if horse:
-        return TOP_OFFSET_SQUARES["royal_horse" if royal else "horse"]
-    if royal:
-        return 0.0
-    if mitre:
-        return TOP_OFFSET_SQUARES["mitre"]
-    if rim is Rim.TOWER:
-        return TOP_OFFSET_SQUARES["tower"]
-    return TOP_OFFSET_SQUARES["coronet"] if rim is Rim.CORONET else 0.0
-
-
-__all__ = ["Angle", "Rim", "ShapeSpec", "angle_of", "shape_of", "without_horse"]
+__all__ = ["Angle", "Finial", "Head", "Mark", "PawnClass", "Rim", "Ring", "ShapeSpec", "angle_of", "king_like",
+           "pawn_class", "shape_of", "without_horse"]

@@ -202,7 +202,7 @@ def plate_listing(
         lines += textwrap.wrap(
             f"Weights are estimates: printed {fdm.material} ({fdm.density_g_cm3:g} g/cm3) at {fdm.perimeters} "
             f"perimeters, {fdm.infill_percent:g} % infill, {fdm.top_layers} top and {fdm.bottom_layers} bottom "
-            f"layers of {fdm.layer_mm:g} mm; and the steel washer (ISO 7089) that fits the pocket.", 110)
+            f"layers of {fdm.layer_mm:g} mm; and the two steel washers (ISO 7089) that fit the pocket.", 110)
     lines.append("")
     for plate in plates:
         count = len(plate.placements)
@@ -226,7 +226,7 @@ def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
 
 
 def _weight_text(weight: PieceWeight) -> str:
-    washer = f" + {weight.washer.size} washer {weight.washer_g:.1f} g" if weight.washer else ""
+    washer = f" + 2 {weight.washer.size} washers {weight.washer_g:.1f} g" if weight.washer else ""
     return f"{weight.printed_g:.1f} g{washer}"
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dealers_chess.pieces.model3d.model import POCKET_DEPTH_MM, PieceModel
+from dealers_chess.pieces.model3d.model import POCKET_DEPTH_MM, WASHERS_PER_POCKET, PieceModel
 from dealers_chess.printing.solids.fdm import FdmSettings, Washer, load_fdm_settings
 
 MM3_PER_CM3 = 1000.0
@@ -60,15 +60,17 @@ def printed_mm3(vertices: np.ndarray, faces: np.ndarray, settings: FdmSettings) 
 
 
 def washer_for(pocket_radius_mm: float, settings: FdmSettings) -> Washer | None:
-    """The widest washer of the table that lies flat in a pocket of this radius and POCKET_DEPTH_MM."""
-    fits = [w for w in settings.washer if w.outer_mm <= 2 * pocket_radius_mm and w.thickness_mm <= POCKET_DEPTH_MM]
+    """The widest washer of the table of which WASHERS_PER_POCKET lie stacked in a pocket of this radius and
+    POCKET_DEPTH_MM."""
+    fits = [w for w in settings.washer
+            if w.outer_mm <= 2 * pocket_radius_mm and WASHERS_PER_POCKET * w.thickness_mm <= POCKET_DEPTH_MM]
     return max(fits, key=lambda w: (w.outer_mm, w.thickness_mm), default=None)
 
 
 def washer_grams(washer: Washer, settings: FdmSettings) -> float:
-    """A washer's steel mass from its nominal dimensions."""
+    """The steel mass of the pocket's washers (WASHERS_PER_POCKET of them) from their nominal dimensions."""
     ring_mm2 = math.pi / 4 * (washer.outer_mm**2 - washer.inner_mm**2)
-    return ring_mm2 * washer.thickness_mm / MM3_PER_CM3 * settings.steel_density_g_cm3
+    return WASHERS_PER_POCKET * ring_mm2 * washer.thickness_mm / MM3_PER_CM3 * settings.steel_density_g_cm3
 
 
 def piece_weight(model: PieceModel, settings: FdmSettings | None = None) -> PieceWeight:
