@@ -26,7 +26,8 @@ PLATE_SHARE = 0.75  # the top plate's radius as a share of the foot's, at most
 MAX_BASE_SHARE = 0.96  # a piece whose diagram needs it grows its foot up to this share of the square
 PLINTH_SQUARES = 0.048  # how much taller a pawn's foot is when it may step back or sideways
 FLUTE_MM, RIB_MM, GROOVE_MM = 0.9, 1.1, 1.0  # at 50 mm squares: stem corners, pawn ribs, knight grooves
-STEP_MM = 0.7  # the stem's rings at most this far apart (where its corners, ribs and grooves run)
+STEP_MM = 0.7  # the stem's rings at most this far apart where its corners, ribs and grooves run
+PLAIN_STEP_MM = 1.6  # and on a plain stem (its curve strays less than 0.01 mm from the chords)
 BASES = {Group.ROYAL: 0.76, Group.PIECE: 0.72, Group.PAWN: 0.60, Group.SPEAR: 0.64}  # foot diameter / square
 
 
@@ -167,7 +168,8 @@ def _stem(
         t = (z - z0) / max(1e-9, z1 - z0)
         return r1 + (r0 - r1) * (1 - t) ** 2.2
 
-    zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / STEP_MM) + 1)))[1:]
+    step = STEP_MM if (spec.corners or spec.ribs or spec.grooves) else PLAIN_STEP_MM
+    zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / step) + 1)))[1:]
     bands: list[list[Corner]] = []
     if Mark.PIPS in spec.marks:
         low = z0 + 2.0 * s
@@ -261,7 +263,7 @@ def _head(size: BodySize, spec: ShapeSpec):
         def ball(r: float, z: float) -> list[Corner]:
             start_z = tangent[1] - (tangent[0] - r) / MAX_FLARE
             corners = [Corner(r, start_z, 1.5 * s)]
-            for angle in np.linspace(lower, math.asin(above / radius), 24):
+            for angle in np.linspace(lower, math.asin(above / radius), 16):
                 corners.append(Corner(radius * math.cos(angle), centre + radius * math.sin(angle)))
             corners[-1] = Corner(plate, top, 0.7 * s)
             return [*corners, Corner(0.0, top)]

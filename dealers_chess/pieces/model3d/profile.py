@@ -18,7 +18,7 @@ from manifold3d import Manifold, Mesh
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
 SEGMENTS = 96  # sides a turn: at a 20 mm radius a facet is 0.01 mm deep, nothing that shows at 50 mm
-TOLERANCE_MM = 0.012  # how far an arc's chords may stray from the arc
+TOLERANCE_MM = 0.02  # how far an arc's chords may stray from the arc
 Point = tuple[float, float]
 # radial offsets (mm) over the SEGMENTS angles at a height: the stem's corners, ribs and grooves
 Modulation = Callable[[float], "np.ndarray | None"]
