@@ -19,6 +19,7 @@ import numpy as np
 from dealers_chess.pieces.catalogue import PieceDef
 
 CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
+BAND_PIXELS = 1_500_000  # supersamples of a scene (render_scene) rasterized and shaded at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
 LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
 QUARTER_TURN = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # forward (+y) to the right (+x)
@@ -199,7 +200,8 @@ def render_scene(
     The picture is centred on the camera's target and just holds every vertex (FRAME_MARGIN around);
     face i takes palettes[material[i]]. The lights stand as they do for the camera, or for the camera
     axes lit_from. In perspective the z-buffer holds 1 / distance, which is linear
-    across the screen; shading interpolates in screen space (the triangles of a piece are small)."""
+    across the screen; shading interpolates in screen space (the triangles of a piece are small).
+    The picture is drawn in bands of rows, so memory stays bounded at any width."""
     right, up, towards = camera.axes()
     ss = camera.supersample
     offset = vertices - np.asarray(camera.eye, dtype=np.float64)
@@ -218,11 +220,17 @@ def render_scene(
     height_px = max(8, round(width_px * half_h / half_w))
     scale = width_px * ss / (2 * half_w)
     screen = np.stack([(u + half_w) * scale, (half_h - v) * scale, depth], axis=1)
-    tri, bary, zbuf = rasterize(screen, faces, (height_px * ss, width_px * ss))
-    depth_mm = zbuf if camera.orthographic else -1.0 / np.where(tri >= 0, zbuf, 1.0)
-    rgb, alpha = _shade(tri, bary, depth_mm, vertices, normals, faces, palettes, material,
-                        lit_from or (right, up, towards), accent_above_mm)
-    return _downsample(rgb, alpha, ss)
+    picture = np.zeros((height_px, width_px, 4), dtype=np.uint8)
+    band = ss * max(1, BAND_PIXELS // (width_px * ss * ss))  # rows of supersamples drawn at once
+    for top in range(0, height_px * ss, band):  # each band with ss rows more on either side: its outlines' neighbours
+        low, high = max(0, top - ss), min(height_px * ss, top + band + ss)
+        tri, bary, zbuf = rasterize(screen - [0.0, low, 0.0], faces, (high - low, width_px * ss))
+        depth_mm = zbuf if camera.orthographic else -1.0 / np.where(tri >= 0, zbuf, 1.0)
+        rgb, alpha = _shade(tri, bary, depth_mm, vertices, normals, faces, palettes, material,
+                            lit_from or (right, up, towards), accent_above_mm)
+        inner = slice(top - low, min(top + band, height_px * ss) - low)
+        picture[top // ss: (top + band) // ss] = _downsample(rgb[inner], alpha[inner], ss)
+    return picture
 
 
 def _board_mesh(files: int, ranks: int, square_mm: float, light_a1: bool, material_of: dict[str, int]):
