@@ -10,7 +10,7 @@ the height of its top face, so it draws whatever geometry `build_piece` returns.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -89,6 +89,17 @@ class Camera:
 
 
 @dataclass(frozen=True, slots=True)
+class PieceMesh:
+    """A piece as the renderer draws it: vertices (mm, forward +y, standing on z = 0), their normals (sharp
+    edges split), triangles, and the height above which it takes the accent colour (its raised diagram)."""
+
+    vertices: np.ndarray
+    normals: np.ndarray
+    faces: np.ndarray
+    accent_above_mm: float
+
+
+@dataclass(frozen=True, slots=True)
 class Placement:
     """A piece standing on a square (file and rank counted from 0, a1 = (0, 0)) in a side's colour."""
 
@@ -140,15 +151,22 @@ def render_lineup(
                        accent_above_mm=np.concatenate(accent))
 
 
+def piece_mesh(piece: PieceDef, square_mm: float = 50.0) -> PieceMesh:
+    """The piece's built solid as the renderer draws it."""
+    model = _model(piece, square_mm)
+    return PieceMesh(*smooth_mesh(model.solid), _accent_above(model))
+
+
 def render_board(
     placements: Sequence[Placement], files: int, ranks: int, square_mm: float = 50.0, view: BoardView = "chair",
-    width_px: int = 1400, light_a1: bool = False, supersample: int = 2,
+    width_px: int = 1400, light_a1: bool = False, supersample: int = 2, meshes: Mapping[str, PieceMesh] | None = None,
 ) -> np.ndarray:
     """The pieces standing on their squares of a files x ranks board, as an RGBA uint8 array width_px wide.
 
     view "chair": from White's chair, in perspective (board_camera); "top": straight from above,
     orthographic, White at the bottom. a1 is a dark square unless light_a1. Every distinct piece is built
-    and meshed once; White's pieces face +y, Black's are turned half a turn to face White."""
+    and meshed once (or taken from meshes, by piece id: piece_mesh at this square_mm); White's pieces face
+    +y, Black's are turned half a turn to face White."""
     from dealers_chess.pieces.errors import DealerError
 
     if view not in BOARD_VIEWS:
@@ -157,16 +175,16 @@ def render_board(
         raise DealerError(f"a board's squares must be some mm across, not {square_mm:g}")
     palettes = [*BOARD_PALETTES.values(), *PALETTES.values()]
     material_of = {name: index for index, name in enumerate([*BOARD_PALETTES, *PALETTES])}
-    meshes: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]] = {}  # piece id -> its mesh, built once
+    built = dict(meshes or {})  # piece id -> its mesh, built once
     parts = [_board_mesh(files, ranks, square_mm, light_a1, material_of)]
     count = len(parts[0][0])
     half_turn = np.array([-1.0, -1.0, 1.0])
     for placed in placements:
         _palette(placed.colour)  # refuses a colour that is not a side's
-        if placed.piece.id not in meshes:
-            model = _model(placed.piece, square_mm)
-            meshes[placed.piece.id] = (*smooth_mesh(model.solid), _accent_above(model))
-        v, n, f, above = meshes[placed.piece.id]
+        if placed.piece.id not in built:
+            built[placed.piece.id] = piece_mesh(placed.piece, square_mm)
+        mesh = built[placed.piece.id]
+        v, n, f, above = mesh.vertices, mesh.normals, mesh.faces, mesh.accent_above_mm
         if placed.colour == "black":
             v, n = v * half_turn, n * half_turn
         centre = np.array([placed.file - (files - 1) / 2, placed.rank - (ranks - 1) / 2, 0.0]) * square_mm

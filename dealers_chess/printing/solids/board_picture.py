@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PIL import Image
@@ -19,11 +20,13 @@ from dealers_chess.engine.notation import parse_fen
 from dealers_chess.engine.position import WHITE
 from dealers_chess.pieces.catalogue import Catalogue
 from dealers_chess.pieces.errors import DealerError
-from dealers_chess.pieces.model3d.render import BOARD_VIEWS, BoardView, Placement, render_board
+from dealers_chess.pieces.model3d.render import BOARD_VIEWS, BoardView, PieceMesh, Placement, piece_mesh, render_board
 from dealers_chess.printing.files import write_atomic
+from dealers_chess.printing.parallel import each_on_every_core
 
 BACKDROP = (112, 122, 138)  # a plain blue-grey behind the board
 BOARD_WIDTH_PX = 1400
+PARALLEL_FROM = 12  # distinct pieces from which they are built one process per core (a few hundredths of a second each)
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,20 @@ def board_image(setup: BoardSetup, view: BoardView = "chair", width_px: int = BO
     if view not in BOARD_VIEWS:
         raise DealerError(f"view {view!r} is not known; use {' or '.join(BOARD_VIEWS)}")
     drawn = Image.fromarray(render_board(setup.placements, setup.files, setup.ranks, square_mm, view, width_px,
-                                         setup.light_a1))
+                                         setup.light_a1, meshes=piece_meshes(setup, square_mm)))
     picture = Image.new("RGBA", drawn.size, BACKDROP + (255,))
     picture.alpha_composite(drawn)
     return picture.convert("RGB")
+
+
+def piece_meshes(setup: BoardSetup, square_mm: float = 50.0) -> dict[str, PieceMesh]:
+    """Each distinct piece of the set-up built, by id, one process per core when there are many (a dealt
+    12x12 has over 50); none when there are few (the renderer builds them)."""
+    distinct = list({placed.piece.id: placed.piece for placed in setup.placements}.values())
+    if len(distinct) < PARALLEL_FROM:
+        return {}
+    built = each_on_every_core(partial(piece_mesh, square_mm=square_mm), distinct)
+    return {piece.id: mesh for piece, mesh in zip(distinct, built, strict=True)}
 
 
 def write_board_png(setup: BoardSetup, path: str | Path, view: BoardView = "chair", width_px: int = BOARD_WIDTH_PX,
