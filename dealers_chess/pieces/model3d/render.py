@@ -166,7 +166,8 @@ def render_board(
     view "chair": from White's chair, in perspective (board_camera); "top": straight from above,
     orthographic, White at the bottom. a1 is a dark square unless light_a1. Every distinct piece is built
     and meshed once (or taken from meshes, by piece id: piece_mesh at this square_mm); White's pieces face
-    +y, Black's are turned half a turn to face White."""
+    +y, Black's are turned half a turn to face White. Both views share one light, standing to the pieces
+    as it does on their cards (render_piece's view), so a piece reads alike on its card and on the board."""
     from dealers_chess.pieces.errors import DealerError
 
     if view not in BOARD_VIEWS:
@@ -193,7 +194,7 @@ def render_board(
         count += len(v)
     vertices, normals, faces, material, accent = (np.concatenate(column) for column in zip(*parts, strict=True))
     camera = board_camera(files, ranks, square_mm, view, supersample)
-    lit_from = board_camera(files, ranks, square_mm, "chair").axes()  # one light in both views: from White's side
+    lit_from = camera_axes(View())  # one light in both views, standing to the pieces as on their cards
     return render_scene(vertices, normals, faces, width_px, camera, palettes, material, accent, lit_from)
 
 
