@@ -136,7 +136,7 @@ def plate_command(
               "(a line-up: White's row above Black's).")
 @click.option("--width", "width_px", type=click.IntRange(32, 4000),
               help="Picture width in pixels per copy (default 600); "
-              f"with --lineup, pixels per board square (default 250); with --board, of the picture "
+              "with --lineup, pixels per board square (default 250); with --board, of the picture "
               f"(default {BOARD_WIDTH_PX}).")
 @click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
 @click.option("--lineup", is_flag=True, help="Draw pieces standing in a row, from the side: --game, --deal or --piece.")
