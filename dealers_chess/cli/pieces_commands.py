@@ -1,4 +1,5 @@
-"""`dealer pieces`, `dealer plate` and `dealer render`: STLs or 3MFs of the 3D pieces, print plates, pictures."""
+"""`dealer pieces`, `dealer plate` and `dealer render`: STLs or 3MFs of the 3D pieces, print plates, pictures
+(a piece, a line-up, a set-up on its board)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.model import DEFAULT_SQUARE_MM, ModelOptions
 from dealers_chess.printing.files import check_target, file_stem, out_path, prepare_out_dir
 from dealers_chess.printing.render_cache import write_render_png
+from dealers_chess.printing.solids.board_picture import BOARD_WIDTH_PX, board_setup, write_board_png
 from dealers_chess.printing.solids.lineup import LINEUP_SQUARE_PX, army_lineups, write_lineup_png
 from dealers_chess.printing.solids.piece_files import PieceFormat, pieces_folder, write_piece_files
 from dealers_chess.printing.solids.plates import (
@@ -128,23 +130,41 @@ def plate_command(
 @click.command("render")
 @click.argument("piece_id", required=False)
 @click.option("--out", "out_file", type=click.Path(),
-              help="PNG file (default build/renders/ID-COLOUR.png, or lineup-NAME-COLOUR.png).")
-@click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]), default="white",
-              show_default=True, help="Which copy to draw; both = side by side (a line-up: White's row above Black's).")
+              help="PNG file (default build/renders/ID-COLOUR.png, lineup-NAME-COLOUR.png or board-NAME-VIEW.png).")
+@click.option("--colour", "--color", "colour", type=click.Choice(["white", "black", "both"]),
+              help="Which copy to draw (default white); both = side by side "
+              "(a line-up: White's row above Black's).")
 @click.option("--width", "width_px", type=click.IntRange(32, 4000),
               help="Picture width in pixels per copy (default 600); "
-              "with --lineup, pixels per board square (default 250).")
+              "with --lineup, pixels per board square (default 250); with --board, of the picture "
+              f"(default {BOARD_WIDTH_PX}).")
 @click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True, help="Board square size.")
 @click.option("--lineup", is_flag=True, help="Draw pieces standing in a row, from the side: --game, --deal or --piece.")
-@click.option("--game", "game_id", help="With --lineup: each piece of this game's starting army (e.g. chess).")
+@click.option("--board", is_flag=True,
+              help="Draw a set-up standing on its board, as a player sees it: --game or --deal.")
+@click.option("--view", type=click.Choice(["chair", "top"]),
+              help="With --board: from White's chair, in perspective (default), or straight from above.")
+@click.option("--game", "game_id", help="With --lineup: each piece of this game's starting army (e.g. chess); "
+              "with --board: its start position (a game id or game file).")
 @click.option("--deal", "deal_file", type=click.Path(),
-              help="With --lineup: each piece a deal saved by `dealer deal --save FILE` gives a side.")
+              help="With --lineup: each piece a deal saved by `dealer deal --save FILE` gives a side; "
+              "with --board: the position it sets up.")
 @click.option("--piece", "piece_ids", multiple=True, help="With --lineup: this piece, in the order given; repeatable.")
 @catalogue_option
 def render_command(
-    piece_id, out_file, colour, width_px, square_mm, lineup, game_id, deal_file, piece_ids, catalogue: Catalogue,
+    piece_id, out_file, colour, width_px, square_mm, lineup, board, view, game_id, deal_file, piece_ids,
+    catalogue: Catalogue,
 ) -> None:
-    """Draw a piece in three-quarter view as a PNG with a transparent background, or a line-up of pieces."""
+    """Draw a piece in three-quarter view as a PNG with a transparent background, a line-up of pieces, or a
+    set-up on its board."""
+    if board:
+        path = _render_board(piece_id, out_file, colour, width_px or BOARD_WIDTH_PX, square_mm, lineup, view,
+                             game_id, deal_file, piece_ids, catalogue)
+        click.echo(str(path))
+        return
+    if view:
+        raise DealerError("--view chooses how a board is seen; add --board")
+    colour = colour or "white"
     if lineup:
         path = _render_lineup(piece_id, out_file, colour, width_px or LINEUP_SQUARE_PX, square_mm, game_id, deal_file,
                               piece_ids, catalogue)
@@ -153,11 +173,27 @@ def render_command(
     if game_id or deal_file or piece_ids:
         raise DealerError("--game, --deal and --piece choose the pieces of a line-up; add --lineup")
     if not piece_id:
-        raise DealerError("render needs a PIECE_ID, or --lineup with --game GAME, --deal FILE or --piece ID")
+        raise DealerError("render needs a PIECE_ID, or --lineup with --game GAME, --deal FILE or --piece ID, "
+                          "or --board with --game GAME or --deal FILE")
     piece = catalogue.get(piece_id)
     path = check_target(Path(out_file) if out_file else out_path("build", "renders", f"{piece.id}-{colour}.png"))
     write_render_png(piece, path, width_px or 600, colour, square_mm)
     click.echo(str(path))
+
+
+def _render_board(piece_id, out_file, colour, width_px, square_mm, lineup, view, game_id, deal_file, piece_ids,
+                  catalogue) -> Path:
+    """The board the options ask for, written as a PNG; its path."""
+    if lineup or piece_id or piece_ids or colour:
+        raise DealerError("--board draws a whole set-up in both colours: give it no PIECE_ID, --piece, --colour "
+                          "or --lineup")
+    if bool(game_id) == bool(deal_file):
+        raise DealerError("a board takes its set-up from one of --game GAME or --deal FILE")
+    view = view or "chair"
+    name = file_stem(Path(deal_file).stem, "deal") if deal_file else file_stem(Path(game_id).stem, "game")
+    default = out_path("build", "renders", f"board-{name}-{view}.png")
+    path = check_target(Path(out_file) if out_file else default)
+    return write_board_png(board_setup(catalogue, game_id, deal_file), path, view, width_px, square_mm)
 
 
 def _render_lineup(piece_id, out_file, colour, square_px, square_mm, game_id, deal_file, piece_ids, catalogue) -> Path:

@@ -1,21 +1,25 @@
-"""A numpy z-buffer renderer: a piece in orthographic three-quarter view, or an army standing in a row
-seen from the side; smooth shading, outlines.
+"""A numpy z-buffer renderer: a piece in orthographic three-quarter view, an army standing in a row
+seen from the side, or a set-up standing on a board seen through a camera (perspective from a
+player's chair, or straight from above); smooth shading, outlines.
 
 No OpenGL and no Pillow: the result is an RGBA uint8 array (transparent background); printing/
-turns it into PNG files and caches it.
+turns it into PNG files and caches it. The renderer reads a piece only through its built solid and
+the height of its top face, so it draws whatever geometry `build_piece` returns.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from dealers_chess.pieces.catalogue import PieceDef
 
 CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
+BAND_PIXELS = 1_500_000  # supersamples of a scene (render_scene) rasterized and shaded at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
 LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
 QUARTER_TURN = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # forward (+y) to the right (+x)
@@ -47,6 +51,62 @@ class View:
 
 
 SIDE_VIEW = View(azimuth_deg=0.0, elevation_deg=10.0, supersample=3)
+
+# A set-up on a board: the board lies centred on the origin, its top at z = 0, White's side towards -y.
+BOARD_PALETTES: dict[str, Palette] = {  # wooden squares and frame; accent unused (nothing on a board is raised)
+    "light": Palette((0.87, 0.74, 0.54), (0.87, 0.74, 0.54), (0.20, 0.13, 0.08), 0.04),
+    "dark": Palette((0.55, 0.36, 0.22), (0.55, 0.36, 0.22), (0.20, 0.13, 0.08), 0.04),
+    "frame": Palette((0.32, 0.20, 0.12), (0.32, 0.20, 0.12), (0.10, 0.06, 0.04), 0.06),
+}
+BORDER_SQUARES = 0.25  # width of the frame around the squares, in squares
+BOARD_THICKNESS_SQUARES = 0.3
+CHAIR_DISTANCE_MM = 600.0  # eye to the board's centre for 8 squares of 50 mm; scales with the board's size
+CHAIR_DISTANCE_BOARD_MM = 8 * 50.0
+CHAIR_ELEVATION_DEG = 45.0
+FRAME_MARGIN = 0.03  # around everything in the picture, as a share of its larger half-extent
+NOT_RAISED_MM = 1e9  # the accent threshold of the board's vertices: never reached
+BoardView = Literal["chair", "top"]
+BOARD_VIEWS: tuple[BoardView, ...] = ("chair", "top")
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    """An eye at `eye` looking at `target` (mm, z up), in perspective or, when orthographic, along that line.
+
+    Image up is the world's z, or +y when the camera looks straight down."""
+
+    eye: tuple[float, float, float]
+    target: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    orthographic: bool = False
+    supersample: int = 2
+
+    def axes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(right, up, towards the camera) unit vectors in model space."""
+        towards = _unit(np.subtract(self.eye, self.target, dtype=np.float64))
+        hint = np.array([0.0, 0.0, 1.0]) if abs(towards[2]) < 0.999 else np.array([0.0, 1.0, 0.0])
+        right = _unit(np.cross(hint, towards))
+        return right, np.cross(towards, right), towards
+
+
+@dataclass(frozen=True, slots=True)
+class PieceMesh:
+    """A piece as the renderer draws it: vertices (mm, forward +y, standing on z = 0), their normals (sharp
+    edges split), triangles, and the height above which it takes the accent colour (its raised diagram)."""
+
+    vertices: np.ndarray
+    normals: np.ndarray
+    faces: np.ndarray
+    accent_above_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A piece standing on a square (file and rank counted from 0, a1 = (0, 0)) in a side's colour."""
+
+    piece: PieceDef
+    file: int
+    rank: int
+    colour: str  # "white" or "black"
 
 
 def render_piece(
@@ -91,6 +151,135 @@ def render_lineup(
                        accent_above_mm=np.concatenate(accent))
 
 
+def piece_mesh(piece: PieceDef, square_mm: float = 50.0) -> PieceMesh:
+    """The piece's built solid as the renderer draws it."""
+    model = _model(piece, square_mm)
+    return PieceMesh(*smooth_mesh(model.solid), _accent_above(model))
+
+
+def render_board(
+    placements: Sequence[Placement], files: int, ranks: int, square_mm: float = 50.0, view: BoardView = "chair",
+    width_px: int = 1400, light_a1: bool = False, supersample: int = 2, meshes: Mapping[str, PieceMesh] | None = None,
+) -> np.ndarray:
+    """The pieces standing on their squares of a files x ranks board, as an RGBA uint8 array width_px wide.
+
+    view "chair": from White's chair, in perspective (board_camera); "top": straight from above,
+    orthographic, White at the bottom. a1 is a dark square unless light_a1. Every distinct piece is built
+    and meshed once (or taken from meshes, by piece id: piece_mesh at this square_mm); White's pieces face
+    +y, Black's are turned half a turn to face White. Both views share one light, standing to the pieces
+    as it does on their cards (render_piece's view), so a piece reads alike on its card and on the board."""
+    from dealers_chess.pieces.errors import DealerError
+
+    if view not in BOARD_VIEWS:
+        raise DealerError(f"view {view!r} is not known; use {' or '.join(BOARD_VIEWS)}")
+    if not (math.isfinite(square_mm) and square_mm > 0):
+        raise DealerError(f"a board's squares must be some mm across, not {square_mm:g}")
+    palettes = [*BOARD_PALETTES.values(), *PALETTES.values()]
+    material_of = {name: index for index, name in enumerate([*BOARD_PALETTES, *PALETTES])}
+    built = dict(meshes or {})  # piece id -> its mesh, built once
+    parts = [_board_mesh(files, ranks, square_mm, light_a1, material_of)]
+    count = len(parts[0][0])
+    half_turn = np.array([-1.0, -1.0, 1.0])
+    for placed in placements:
+        _palette(placed.colour)  # refuses a colour that is not a side's
+        if placed.piece.id not in built:
+            built[placed.piece.id] = piece_mesh(placed.piece, square_mm)
+        mesh = built[placed.piece.id]
+        v, n, f, above = mesh.vertices, mesh.normals, mesh.faces, mesh.accent_above_mm
+        if placed.colour == "black":
+            v, n = v * half_turn, n * half_turn
+        centre = np.array([placed.file - (files - 1) / 2, placed.rank - (ranks - 1) / 2, 0.0]) * square_mm
+        kind = material_of[placed.colour]
+        parts.append((v + centre, n, f + count, np.full(len(f), kind), np.full(len(v), above)))
+        count += len(v)
+    vertices, normals, faces, material, accent = (np.concatenate(column) for column in zip(*parts, strict=True))
+    camera = board_camera(files, ranks, square_mm, view, supersample)
+    lit_from = camera_axes(View())  # one light in both views, standing to the pieces as on their cards
+    return render_scene(vertices, normals, faces, width_px, camera, palettes, material, accent, lit_from)
+
+
+def board_camera(files: int, ranks: int, square_mm: float, view: BoardView, supersample: int = 2) -> Camera:
+    """The camera of a board view: from White's chair, CHAIR_ELEVATION_DEG above the board and
+    CHAIR_DISTANCE_MM from its centre for 8 squares of 50 mm (further for a bigger board, nearer for a
+    smaller one), or straight from above."""
+    distance = CHAIR_DISTANCE_MM * max(files, ranks) * square_mm / CHAIR_DISTANCE_BOARD_MM
+    if view == "top":
+        return Camera((0.0, 0.0, distance), orthographic=True, supersample=supersample)
+    elevation = math.radians(CHAIR_ELEVATION_DEG)
+    return Camera((0.0, -distance * math.cos(elevation), distance * math.sin(elevation)), supersample=supersample)
+
+
+def render_scene(
+    vertices: np.ndarray, normals: np.ndarray, faces: np.ndarray, width_px: int, camera: Camera,
+    palettes: Sequence[Palette], material: np.ndarray, accent_above_mm: np.ndarray | None = None,
+    lit_from: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """Render closed meshes through a camera to an RGBA uint8 array width_px wide, height to fit.
+
+    The picture is centred on the camera's target and just holds every vertex (FRAME_MARGIN around);
+    face i takes palettes[material[i]]. The lights stand as they do for the camera, or for the camera
+    axes lit_from. In perspective the z-buffer holds 1 / distance, which is linear
+    across the screen; shading interpolates in screen space (the triangles of a piece are small).
+    The picture is drawn in bands of rows, so memory stays bounded at any width."""
+    right, up, towards = camera.axes()
+    ss = camera.supersample
+    offset = vertices - np.asarray(camera.eye, dtype=np.float64)
+    ahead = -(offset @ towards)  # distance in front of the eye, along the view
+    if camera.orthographic:
+        u, v, depth = offset @ right, offset @ up, -ahead
+    else:
+        if ahead.min() <= 1e-6:
+            from dealers_chess.pieces.errors import DealerError
+
+            raise DealerError("the camera stands inside the scene")
+        u, v, depth = offset @ right / ahead, offset @ up / ahead, 1.0 / ahead
+    half_w, half_h = float(np.abs(u).max()), float(np.abs(v).max())
+    pad = FRAME_MARGIN * max(half_w, half_h, 1e-9)
+    half_w, half_h = half_w + pad, half_h + pad
+    height_px = max(8, round(width_px * half_h / half_w))
+    scale = width_px * ss / (2 * half_w)
+    screen = np.stack([(u + half_w) * scale, (half_h - v) * scale, depth], axis=1)
+    picture = np.zeros((height_px, width_px, 4), dtype=np.uint8)
+    band = ss * max(1, BAND_PIXELS // (width_px * ss * ss))  # rows of supersamples drawn at once
+    for top in range(0, height_px * ss, band):  # each band with ss rows more on either side: its outlines' neighbours
+        low, high = max(0, top - ss), min(height_px * ss, top + band + ss)
+        tri, bary, zbuf = rasterize(screen - [0.0, low, 0.0], faces, (high - low, width_px * ss))
+        depth_mm = zbuf if camera.orthographic else -1.0 / np.where(tri >= 0, zbuf, 1.0)
+        rgb, alpha = _shade(tri, bary, depth_mm, vertices, normals, faces, palettes, material,
+                            lit_from or (right, up, towards), accent_above_mm)
+        inner = slice(top - low, min(top + band, height_px * ss) - low)
+        picture[top // ss: (top + band) // ss] = _downsample(rgb[inner], alpha[inner], ss)
+    return picture
+
+
+def _board_mesh(files: int, ranks: int, square_mm: float, light_a1: bool, material_of: dict[str, int]):
+    """The board as (vertices, normals, faces, material per face, accent threshold per vertex): the squares
+    and a frame flush at z = 0, the frame's sides down to the board's thickness (the underside is never seen)."""
+    x1, y1 = files * square_mm / 2, ranks * square_mm / 2
+    border, thick = BORDER_SQUARES * square_mm, BOARD_THICKNESS_SQUARES * square_mm
+    X1, Y1 = x1 + border, y1 + border
+    quads: list[tuple[list[tuple[float, float, float]], str]] = []
+    for rank in range(ranks):
+        for file in range(files):
+            x, y = -x1 + file * square_mm, -y1 + rank * square_mm
+            light = ((file + rank) % 2 == 1) != light_a1
+            quads.append(([(x, y, 0), (x + square_mm, y, 0), (x + square_mm, y + square_mm, 0), (x, y + square_mm, 0)],
+                          "light" if light else "dark"))
+    for xa, ya, xb, yb in ((-X1, -Y1, X1, -y1), (-X1, y1, X1, Y1), (-X1, -y1, -x1, y1), (x1, -y1, X1, y1)):
+        quads.append(([(xa, ya, 0), (xb, ya, 0), (xb, yb, 0), (xa, yb, 0)], "frame"))
+    corners = [(-X1, -Y1), (X1, -Y1), (X1, Y1), (-X1, Y1)]
+    for (xa, ya), (xb, yb) in zip(corners, corners[1:] + corners[:1], strict=True):
+        quads.append(([(xa, ya, -thick), (xb, yb, -thick), (xb, yb, 0), (xa, ya, 0)], "frame"))
+    corner = np.array([q for q, _ in quads], dtype=np.float64)  # (quads, 4, 3), counter-clockwise from outside
+    normal = np.cross(corner[:, 1] - corner[:, 0], corner[:, 2] - corner[:, 0])
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    first = 4 * np.arange(len(quads))[:, None]
+    faces = np.concatenate([first + [0, 1, 2], first + [0, 2, 3]])
+    kinds = np.array([material_of[name] for _, name in quads])
+    return (corner.reshape(-1, 3), np.repeat(normal, 4, axis=0), faces, np.concatenate([kinds, kinds]),
+            np.full(4 * len(quads), NOT_RAISED_MM))
+
+
 def _model(piece: PieceDef, square_mm: float):
     """The piece as `dealer pieces` builds it by default (the same cached build: the pocket under the base
     is out of sight), or without the pocket where the square leaves it no room."""
@@ -104,7 +293,7 @@ def _model(piece: PieceDef, square_mm: float):
 
 def _accent_above(model) -> float:
     """Height above which a piece is drawn in the second filament's colour: its raised diagram."""
-    return model.size.height + 0.05
+    return model.top_mm + 0.05
 
 
 def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -149,7 +338,8 @@ def render_mesh(
     py = (sy.max() - sy) * scale + margin
     shape = (height_px * ss, width_px * ss)
     tri, bary, zbuf = rasterize(np.stack([px, py, depth], axis=1), faces, shape)
-    rgb, alpha = _shade(tri, bary, zbuf, vertices, normals, faces, palette, (right, up, towards), accent_above_mm)
+    rgb, alpha = _shade(tri, bary, zbuf, vertices, normals, faces, (palette,), None, (right, up, towards),
+                        accent_above_mm)
     return _downsample(rgb, alpha, ss)
 
 
@@ -160,15 +350,17 @@ def rasterize(screen: np.ndarray, faces: np.ndarray, shape: tuple[int, int]):
     keep = np.nonzero(area < -1e-12)[0]  # image y points down: front faces turn clockwise
     height, width = shape
     zbuf = np.full(height * width, -np.inf)
-    tri_of = np.full(height * width, -1, dtype=np.int64)
-    bary = np.zeros((height * width, 2))
+    tri_of = np.full(height * width, -1, dtype=np.int32)
+    bary = np.zeros((height * width, 2), dtype=np.float32)
     row_lo = np.clip(np.ceil(np.minimum(np.minimum(a, b), c)[keep, 1] - 0.5), 0, height).astype(np.int64)
     row_hi = np.clip(np.floor(np.maximum(np.maximum(a, b), c)[keep, 1] - 0.5) + 1, 0, height).astype(np.int64)
     rows = np.maximum(row_hi - row_lo, 0)
-    budget = np.cumsum(rows * 40)  # rough pixels per triangle row, to size the chunks
+    across = np.maximum(np.maximum(a, b), c)[keep, 0] - np.minimum(np.minimum(a, b), c)[keep, 0]
+    pixels = rows * np.clip(np.ceil(across) + 1, 1, width).astype(np.int64)  # at most, to size the chunks
+    budget = np.cumsum(pixels)
     start = 0
     while start < len(keep):
-        stop = int(np.searchsorted(budget, budget[start] - rows[start] * 40 + CHUNK_PIXELS)) + 1
+        stop = int(np.searchsorted(budget, budget[start] - pixels[start] + CHUNK_PIXELS)) + 1
         part = slice(start, min(stop, len(keep)))
         _raster_chunk(screen, faces, keep[part], row_lo[part], rows[part], area[keep[part]], shape, zbuf, tri_of, bary)
         start = part.stop
@@ -194,85 +386,132 @@ def _raster_chunk(screen, faces, tris, row_lo, rows, area, shape, zbuf, tri_of, 
     first = np.clip(np.ceil(x_lo - 0.5), 0, width).astype(np.int64)
     last = np.clip(np.floor(x_hi - 0.5) + 1, 0, width).astype(np.int64)
     span = np.where(np.isfinite(x_lo), np.maximum(last - first, 0), 0)
-    run = np.repeat(np.arange(len(y)), span)
-    px = first[run] + (np.arange(len(run)) - np.repeat(np.cumsum(span) - span, span)) + 0.5
-    py = y[run]
-    tri_local = owner[run]
-    g = faces[tris[tri_local]]
-    a, b, c = screen[g[:, 0]], screen[g[:, 1]], screen[g[:, 2]]
-    w0 = ((b[:, 0] - px) * (c[:, 1] - py) - (c[:, 0] - px) * (b[:, 1] - py)) / area[tri_local]
-    w1 = ((c[:, 0] - px) * (a[:, 1] - py) - (a[:, 0] - px) * (c[:, 1] - py)) / area[tri_local]
-    w2 = 1.0 - w0 - w1
-    z = w0 * a[:, 2] + w1 * b[:, 2] + w2 * c[:, 2]
-    pid = (py - 0.5).astype(np.int64) * width + (px - 0.5).astype(np.int64)
-    _keep_nearest(pid, z, w0, w1, tris[tri_local], zbuf, tri_of, bary)
+    drawn = np.nonzero(span)[0]  # rows with pixels; their values at the first pixel, then steps along x
+    span, first, y, row_tri = span[drawn], first[drawn], y[drawn], owner[drawn]
+    a, b, c = (screen[f[drawn, k]] for k in range(3))
+    row_area = area[row_tri]
+    x = first + 0.5
+    w0_row = ((b[:, 0] - x) * (c[:, 1] - y) - (c[:, 0] - x) * (b[:, 1] - y)) / row_area
+    w1_row = ((c[:, 0] - x) * (a[:, 1] - y) - (a[:, 0] - x) * (c[:, 1] - y)) / row_area
+    z_row = w0_row * a[:, 2] + w1_row * b[:, 2] + (1.0 - w0_row - w1_row) * c[:, 2]
+    dw0, dw1 = (b[:, 1] - c[:, 1]) / row_area, (c[:, 1] - a[:, 1]) / row_area
+    dz = dw0 * (a[:, 2] - c[:, 2]) + dw1 * (b[:, 2] - c[:, 2])
+    step = np.arange(int(span.sum())) - np.repeat(np.cumsum(span) - span, span)
+    w0 = np.repeat(w0_row, span) + step * np.repeat(dw0, span)
+    w1 = np.repeat(w1_row, span) + step * np.repeat(dw1, span)
+    z = np.repeat(z_row, span) + step * np.repeat(dz, span)
+    pid = np.repeat((y - 0.5).astype(np.int64) * width + first, span) + step
+    _keep_nearest(pid, z, w0, w1, np.repeat(tris[row_tri], span), zbuf, tri_of, bary)
 
 
 def _keep_nearest(pid, z, w0, w1, tri, zbuf, tri_of, bary) -> None:
-    """Per pixel, the nearest of the new fragments replaces the buffer's entry if it is nearer."""
-    order = np.argsort(pid * 4096.0 - (z - z.min()) / (np.ptp(z) + 1e-9) * 4000.0, kind="stable")
-    pid = pid[order]
-    keep = np.ones(len(pid), dtype=bool)
-    keep[1:] = pid[1:] != pid[:-1]
-    pick = order[keep]
-    pid = pid[keep]
-    better = z[pick] > zbuf[pid]
-    pid, pick = pid[better], pick[better]
-    zbuf[pid] = z[pick]
-    tri_of[pid] = tri[pick]
-    bary[pid, 0] = w0[pick]
-    bary[pid, 1] = w1[pick]
+    """Per pixel, the nearest of the new fragments replaces the buffer's entry if it is nearer (a tie: either)."""
+    np.maximum.at(zbuf, pid, z)
+    nearest = z == zbuf[pid]
+    pid = pid[nearest]
+    tri_of[pid] = tri[nearest]
+    bary[pid, 0] = w0[nearest]
+    bary[pid, 1] = w1[nearest]
 
 
-def _shade(tri, bary, zbuf, vertices, normals, faces, palette: Palette, axes, accent_above_mm):
-    """Two lights plus ambient and a soft highlight; the raised diagram in the accent colour; outlines."""
-    right, up, towards = axes
+def _shade(tri, bary, depth_mm, vertices, normals, faces, palettes: Sequence[Palette], material, axes,
+           accent_above_mm):
+    """Two lights plus ambient and a soft highlight; the raised diagram in the accent colour; outlines.
+
+    Each face takes palettes[material[face]] (material None: all palettes[0]); depth_mm grows towards
+    the camera, in mm, for the outlines at depth jumps. A flat face wholly above or below the accent
+    height has one colour, worked out once for the face (a board's squares are most of its pixels)."""
     mask = tri >= 0
-    f = faces[tri[mask]]
-    w = np.concatenate([bary[mask], 1.0 - bary[mask].sum(axis=1, keepdims=True)], axis=1)
-    normal = sum(w[:, [k]] * normals[f[:, k]] for k in range(3))
-    normal /= np.maximum(1e-12, np.linalg.norm(normal, axis=1, keepdims=True))
-    key = _unit(-0.55 * right + 0.75 * up + 0.6 * towards)
-    fill = _unit(0.8 * right + 0.1 * up + 0.5 * towards)
-    half = _unit(key + towards)
-    light = 0.30 + 0.62 * np.clip(normal @ key, 0, 1) + 0.22 * np.clip(normal @ fill, 0, 1)
-    highlight = palette.specular * np.clip(normal @ half, 0, 1) ** 40
-    base = np.tile(np.array(palette.body), (len(f), 1))
+    pixels = np.flatnonzero(mask)
+    pixel_tri = tri.reshape(-1)[pixels]
+    material = np.zeros(len(faces), dtype=np.int64) if material is None else np.asarray(material)
+    corner_normals = normals[faces]
+    face_normal = corner_normals[:, 0] / np.maximum(1e-12, np.linalg.norm(corner_normals[:, 0], axis=1, keepdims=True))
+    uniform = (corner_normals == corner_normals[:, :1]).all(axis=(1, 2))  # one normal at every corner
+    face_raised = np.zeros(len(faces), dtype=bool)
+    if accent_above_mm is not None:
+        excess = (vertices[:, 2] - np.asarray(accent_above_mm, dtype=np.float64))[faces]
+        face_raised = (excess > 0).all(axis=1)
+        uniform &= face_raised | (excess <= 0).all(axis=1)
+    colour_of = _colouring(palettes, axes)
+    face_colour = np.zeros((len(faces) + 1, 3), dtype=np.float32)  # row 0 for the background (tri -1)
+    face_colour[1:][uniform] = colour_of(face_normal[uniform], material[uniform], face_raised[uniform])
+    rgb = np.take(face_colour, tri + 1, axis=0)
+    rest = pixels[~uniform[pixel_tri]]  # pixels shaded one by one, in order
+    f = faces[tri.reshape(-1)[rest]]
+    b = bary.reshape(-1, 2)[rest].astype(np.float64)
+    w = np.concatenate([b, 1.0 - b.sum(axis=1, keepdims=True)], axis=1)
+    smooth = sum(w[:, [k]] * normals[f[:, k]] for k in range(3))
+    smooth /= np.maximum(1e-12, np.linalg.norm(smooth, axis=1, keepdims=True))
+    raised = np.zeros(len(rest), dtype=bool)
     if accent_above_mm is not None:
         z = sum(w[:, k] * vertices[f[:, k], 2] for k in range(3))
         above = np.asarray(accent_above_mm, dtype=np.float64)
         threshold = sum(w[:, k] * above[f[:, k]] for k in range(3)) if above.ndim else above
-        base[z > threshold] = palette.accent
-    colour = np.clip(base * light[:, None] + highlight[:, None], 0, 1)
-    rgb = np.zeros(tri.shape + (3,))
-    rgb[mask] = colour
-    normal_image = np.zeros(tri.shape + (3,))
-    normal_image[mask] = normal
-    edges = _outline(mask, zbuf, normal_image)
-    rgb[edges] = palette.outline
-    return rgb, (mask | edges).astype(np.float64)
+        raised = z > threshold
+    rgb.reshape(-1, 3)[rest] = colour_of(smooth, material[tri.reshape(-1)[rest]], raised)
+
+    def normal_at(ids: np.ndarray) -> np.ndarray:
+        """The shading normals of some pixels (flat indices, all covered)."""
+        normal = face_normal[tri.reshape(-1)[ids]]
+        at = np.minimum(np.searchsorted(rest, ids), max(len(rest) - 1, 0))
+        found = rest[at] == ids if len(rest) else np.zeros(len(ids), dtype=bool)
+        normal[found] = smooth[at[found]]
+        return normal
+
+    edges = _outline(mask, depth_mm, tri, normal_at)
+    outline = np.array([p.outline for p in palettes], dtype=np.float32)
+    rgb[edges] = outline[material[tri[edges]]]
+    return rgb, (mask | edges).astype(np.float32)
 
 
-def _outline(mask: np.ndarray, zbuf: np.ndarray, normal_image: np.ndarray) -> np.ndarray:
-    """Pixels on the silhouette, at depth jumps and at sharp creases."""
+def _colouring(palettes: Sequence[Palette], axes):
+    """colour(unit normals, palette index, raised) -> RGB 0..1: the lights of _shade, fixed to the camera."""
+    right, up, towards = axes
+    key = _unit(-0.55 * right + 0.75 * up + 0.6 * towards)
+    fill = _unit(0.8 * right + 0.1 * up + 0.5 * towards)
+    half = _unit(key + towards)
+    body, accent = np.array([p.body for p in palettes]), np.array([p.accent for p in palettes])
+    specular = np.array([p.specular for p in palettes])
+
+    def colour(normal: np.ndarray, kind: np.ndarray, raised: np.ndarray) -> np.ndarray:
+        light = 0.30 + 0.62 * np.clip(normal @ key, 0, 1) + 0.22 * np.clip(normal @ fill, 0, 1)
+        highlight = specular[kind] * np.clip(normal @ half, 0, 1) ** 40
+        base = np.where(raised[:, None], accent[kind], body[kind])
+        return np.clip(base * light[:, None] + highlight[:, None], 0, 1)
+
+    return colour
+
+
+def _outline(mask: np.ndarray, zbuf: np.ndarray, tri: np.ndarray, normal_at) -> np.ndarray:
+    """Pixels on the silhouette, at depth jumps and at sharp creases (between pixels of different triangles;
+    normal_at gives the normals of pixels by flat index)."""
+    height, width = mask.shape
     edges = np.zeros_like(mask)
-    depth = np.where(mask, zbuf, -1e6)
-    for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        other_mask = np.roll(mask, (dy, dx), axis=(0, 1))
-        other_depth = np.roll(depth, (dy, dx), axis=(0, 1))
-        jump = (mask != other_mask) | (mask & other_mask & (np.abs(depth - other_depth) > DEPTH_JUMP_MM))
-        crease = mask & other_mask & ((normal_image * np.roll(normal_image, (dy, dx), axis=(0, 1))).sum(axis=2) < 0.55)
-        hit = jump | crease
-        edges |= hit & (depth >= other_depth)
-        edges |= np.roll(hit & (depth < other_depth), (-dy, -dx), axis=(0, 1))
+    depth = np.where(mask, zbuf, -1e6).astype(np.float32)
+    for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1)):  # each pixel against its neighbour dy rows up, dx columns left
+        here = (slice(dy, height), slice(max(dx, 0), width + min(dx, 0)))
+        there = (slice(0, height - dy), slice(max(-dx, 0), width - max(dx, 0)))
+        mask_a, mask_b, depth_a, depth_b = mask[here], mask[there], depth[here], depth[there]
+        both = mask_a & mask_b
+        gap = depth_a - depth_b
+        nearer = gap >= 0
+        np.abs(gap, out=gap)
+        hit = (mask_a != mask_b) | (both & (gap > DEPTH_JUMP_MM))
+        rows, cols = np.nonzero(both & (tri[here] != tri[there]))
+        ids = (rows + dy) * width + cols + max(dx, 0)
+        crease = (normal_at(ids) * normal_at(ids - dy * width - dx)).sum(axis=1) < 0.55
+        hit[rows, cols] |= crease
+        edges[here] |= hit & nearer
+        edges[there] |= hit & ~nearer
     return edges
 
 
 def _downsample(rgb: np.ndarray, alpha: np.ndarray, ss: int) -> np.ndarray:
     """Average ss x ss blocks (alpha-weighted) into an RGBA uint8 image."""
     h, w = alpha.shape[0] // ss, alpha.shape[1] // ss
-    rgb = rgb[: h * ss, : w * ss] * alpha[: h * ss, : w * ss, None]
-    alpha = alpha[: h * ss, : w * ss]
+    rgb, alpha = rgb[: h * ss, : w * ss], alpha[: h * ss, : w * ss]
+    rgb *= alpha[..., None]  # the caller's buffer, weighted in place
     rgb_sum = rgb.reshape(h, ss, w, ss, 3).sum(axis=(1, 3))
     alpha_sum = alpha.reshape(h, ss, w, ss).sum(axis=(1, 3))
     out = np.zeros((h, w, 4), dtype=np.uint8)
