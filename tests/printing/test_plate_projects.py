@@ -18,9 +18,11 @@ from click.testing import CliRunner
 from dealers_chess.cli import cli
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.kit import how_to_print
 from dealers_chess.printing.solids.plate_project import (
     PlateProjectError,
     ProjectPiece,
+    accent_hex,
     read_plate_project,
     write_plate_project,
 )
@@ -161,6 +163,17 @@ def test_a_piece_that_is_not_a_solid_leaves_no_project(tmp_path):
     assert contents.pieces == (("wazir", 30.0, 30.0),) and contents.colour_changes_mm == (20.0,)
     mesh = trimesh.load(tmp_path / "plate-01.3mf", force="mesh")  # any 3MF reader takes it
     assert mesh.is_watertight and mesh.bounds[0][0] == pytest.approx(30.0 - np.ptp(vertices[:, 0]) / 2, abs=1e-3)
+
+
+def test_how_to_print_names_the_projects_the_accent_colours_and_settings_against_strings():
+    note = " ".join(how_to_print(CATALOGUE).split())
+    assert "PrusaSlicer project with the change built in, plate-NN.3mf" in note
+    assert "the printer stops for the filament change by itself" in note
+    assert "red on White's pieces, gold on Black's" in note and "the other side's colour" in note
+    for advice in ("avoid crossing perimeters on", "retraction 0.8-1 mm on a direct-drive extruder",
+                   "a minimum layer time of 15-20 s", "5-10 C cooler"):
+        assert advice in note
+    assert (accent_hex("white"), accent_hex("black")) == (RED, GOLD)  # the colours the projects preview
 
 
 def _slice(tmp_path, project) -> str:
