@@ -217,13 +217,14 @@ def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectC
     }
     objects = {obj.get("id"): obj for obj in model.iter(f"{{{CORE}}}object")}
     pieces = []
+    checked: set[bytes] = set()  # the meshes found solid: copies of a piece are checked once
     for item in model.iter(f"{{{CORE}}}item"):
         object_id = item.get("objectid")
         matrix = [float(v) for v in (item.get("transform") or "").split()]
         if object_id not in objects or len(matrix) != 12:
             raise PlateProjectError(f"{path}: build item of object {object_id} has no object or no move")
         if check_solids:
-            _check_solid(path, object_names.get(object_id) or "?", objects[object_id])
+            _check_solid(path, object_names.get(object_id) or "?", objects[object_id], checked)
         pieces.append((object_names.get(object_id) or "", matrix[9], matrix[10]))
     changes = () if gcodes is None else tuple(
         float(code.get("print_z", "nan")) for code in gcodes.iter("code") if code.get("type") == str(COLOR_CHANGE))
@@ -232,14 +233,18 @@ def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectC
     return ProjectContents(tuple(pieces), changes, settings)
 
 
-def _check_solid(path: str | Path, name: str, obj: ElementTree.Element) -> None:
+def _check_solid(path: str | Path, name: str, obj: ElementTree.Element, checked: set[bytes]) -> None:
     vertices = np.array([[float(v.get(axis, "nan")) for axis in "xyz"] for v in obj.iter(f"{{{CORE}}}vertex")])
     faces = np.array([[int(t.get(k, "-1")) for k in ("v1", "v2", "v3")] for t in obj.iter(f"{{{CORE}}}triangle")])
     if len(vertices) == 0 or len(faces) == 0 or faces.min() < 0 or faces.max() >= len(vertices):
         raise PlateProjectError(f"{path}: piece {name!r} has no mesh or a triangle names a missing vertex")
+    key = vertices.tobytes() + faces.tobytes()
+    if key in checked:
+        return
     problems = check_triangles(triangles_of(vertices, faces)).problems(1)
     if problems:
         raise PlateProjectError(f"{path}: piece {name!r} is not a valid solid after writing: {'; '.join(problems)}")
+    checked.add(key)
 
 
 _CONTENT_TYPES = """\
