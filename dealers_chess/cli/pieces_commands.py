@@ -95,10 +95,11 @@ def plate_command(
     sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
     max_per_plate, one_colour, catalogue: Catalogue,
 ) -> None:
-    """Lay pieces out on printer beds: one STL per plate and plates.txt listing each plate.
+    """Lay pieces out on printer beds: one STL per plate, the same plate as a PrusaSlicer project (3MF) and
+    plates.txt listing each plate.
 
-    Pieces with their top faces at one height share plates, so one filament change colours every diagram;
-    with --one-colour pieces of every height share plates.
+    Pieces with their top faces at one height share plates, so one filament change colours every diagram; the
+    project has that change (M600) built in. With --one-colour pieces of every height share plates.
     """
     options = ModelOptions(square_mm, weight_pocket)
     folder = plates_folder(prepare_out_dir(out_dir), options)
@@ -115,7 +116,8 @@ def plate_command(
             paths = write_side_plates(armies, what, target, options, bed_mm, spacing_mm,
                                       progress=lambda plate: bar.update(len(plate.placements)),
                                       max_per_plate=max_per_plate, one_colour=one_colour)
-        click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, white/ and black/, in {target}")
+        click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files and their PrusaSlicer projects (3MF), "
+                   f"white/ and black/, in {target}")
         return
     chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
@@ -124,7 +126,8 @@ def plate_command(
             progress=lambda plate: bar.update(len(plate.placements)), max_per_plate=max_per_plate,
             one_colour=one_colour,
         )
-    click.echo(f"{len(paths) - 1} plate STL files and {paths[-1].name} in {folder}")
+    click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, their PrusaSlicer projects (3MF) "
+               f"and {paths[-1].name} in {folder}")
 
 
 @click.command("render")

@@ -150,7 +150,8 @@ def _previews(ctx: KitContext) -> list[Path]:
 
 
 def _pieces3d(ctx: KitContext) -> list[Path]:
-    """3D pieces (added by the pieces engineer): one STL per starter piece and print plates, 50 mm squares."""
+    """3D pieces (added by the pieces engineer): one STL per starter piece and print plates (STL and PrusaSlicer
+    project each), 50 mm squares."""
     from dealers_chess.pieces.model3d.model import ModelOptions
     from dealers_chess.printing.solids.piece_files import pieces_folder, write_piece_stls
     from dealers_chess.printing.solids.plates import plates_folder, write_plates
@@ -178,7 +179,7 @@ KIT_STEPS: list[KitStep] = [
     KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
             lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
-    KitStep("3D pieces: STL per piece and print plates (50 mm squares)",
+    KitStep("3D pieces: STL per piece and print plates, STL and PrusaSlicer project (50 mm squares)",
             lambda ctx: 2 * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
 ]
 
@@ -235,8 +236,9 @@ Print-on-demand (cards/print-on-demand/)
   BleedBox too)
 
 3D pieces (pieces-50mm/, plates-50mm/)
-  one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates
-  (plates.txt says what is where). Print each plate in white and in black, no supports. Other sizes:
+  one STL per piece for 50 mm squares, and the same pieces laid out on 220 x 220 mm plates, each an
+  STL and a PrusaSlicer project (plates.txt says what is where). Print each plate in white and in
+  black, no supports. Other sizes:
     dealer pieces --set starter --square-mm 40      dealer plate --set starter --bed 250x210
   Shorter print jobs (a failed print costs less): dealer plate --set starter --max-per-plate 6
   Pieces in one filament, on the fewest plates (pieces of every height together):
@@ -248,6 +250,22 @@ Print-on-demand (cards/print-on-demand/)
   filament before the layer plates.txt names for the plate (the shapes put top faces at many heights):
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
+
+  Each plate also comes as a PrusaSlicer project with the change built in, plate-NN.3mf beside
+  plate-NN.stl: open it, slice, print; the printer stops for the filament change by itself (M600)
+  at the layer plates.txt names. The project brings {layer_mm:g} mm layers and first layer; if you
+  choose your own printer and print profile, keep those.
+
+  Accent colours: red on White's pieces, gold on Black's, as dealer render draws them. Not black on
+  White's or white on Black's: a diagram in the other side's colour makes a piece look like one of
+  theirs at a glance.
+
+  Against strings between the diagram's dots and bars (small islands, a travel between each):
+    avoid crossing perimeters on (the projects set it);
+    retraction 0.8-1 mm on a direct-drive extruder, longer on a Bowden one (4-6 mm);
+    a minimum layer time of 15-20 s (PrusaSlicer: Filament, Cooling, "Slow down if layer print
+    time is below"; the projects set 15 s), so the small accent layers cool before the next;
+    the accent 5-10 C cooler than the body: turn the nozzle down when the printer stops.
 
   Weight: every piece has a pocket under the base for two stacked flat steel washers (ISO 7089; glue
   them in and cover the base with felt, which also hides the code); dealer pieces --no-weight-pocket

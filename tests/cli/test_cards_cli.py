@@ -117,6 +117,10 @@ def test_kit_writes_everything_and_a_note(tmp_path) -> None:
     assert "dealer calibrate --profile letter-cut" in note and "borderless" in note
     listed = [line.strip() for line in note.splitlines() if line.startswith("  cards/")]
     assert listed and all((tmp_path / line).is_file() for line in listed)
+    plates = [line.strip() for line in note.splitlines() if line.startswith("  plates-50mm/plate-")]
+    assert {p.rpartition(".")[0] for p in plates if p.endswith(".stl")} == {
+        p.rpartition(".")[0] for p in plates if p.endswith(".3mf")}  # each plate as an STL and a PrusaSlicer project
+    assert plates and all((tmp_path / line).is_file() for line in plates) and "plate-NN.3mf" in note
     assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no temporary files left behind
 
 

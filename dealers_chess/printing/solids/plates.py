@@ -3,7 +3,8 @@
 Pieces whose top faces share a colour-swap layer go on plates of their own, so one filament change
 colours the diagrams of every piece on a plate and nothing else; within such a group pieces are
 packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate. Each plate
-STL is validated like a piece STL, expecting one body per piece on it.
+STL is validated like a piece STL, expecting one body per piece on it; beside it, plate-NN.3mf holds the
+same plate as a PrusaSlicer project with that filament change built in (plate_project.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import triangles_of
+from dealers_chess.printing.solids.plate_project import ProjectPiece, write_plate_project
 from dealers_chess.printing.solids.stl import write_stl
 from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
 
@@ -66,6 +68,11 @@ class Plate:
     def file_name(self) -> str:
         """The plate's STL file name."""
         return f"plate-{self.number:02d}.stl"
+
+    @property
+    def project_name(self) -> str:
+        """The plate's PrusaSlicer project (3MF) file name."""
+        return f"plate-{self.number:02d}.3mf"
 
 
 def parse_bed(text: str) -> tuple[float, float]:
@@ -139,13 +146,15 @@ def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
     progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
-    one_colour: bool = False,
+    one_colour: bool = False, accent: str = "white",
 ) -> list[Path]:
-    """Write plate-NN.stl files and plates.txt into out_dir; return their paths (the list last).
+    """Write plate-NN.stl files, their PrusaSlicer projects plate-NN.3mf and plates.txt into out_dir; return
+    their paths (the list last).
 
     A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces whose top
-    faces share a colour-swap layer, unless `one_colour` (pieces printed in one filament): then pieces
-    of every height share plates, the fewest plates that fit.
+    faces share a colour-swap layer, and each project changes filament (M600) at that layer, previewed in
+    the `accent` side's second colour; unless `one_colour` (pieces printed in one filament): then pieces
+    of every height share plates, the fewest plates that fit, and the projects change nothing.
     """
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
@@ -158,19 +167,32 @@ def write_plates(
         plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
     else:
         plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
+    meshes = {piece_id: model.mesh() for piece_id, model in models.items()}
     paths = []
     for plate in plates:
-        triangles = np.concatenate([_placed(models[p.piece_id].mesh(), p) for p in plate.placements])
+        triangles = np.concatenate([_placed(meshes[p.piece_id], p) for p in plate.placements])
         path = out_path(out_dir, plate.file_name)
         write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
         paths.append(path)
+        paths.append(_write_project(out_path(out_dir, plate.project_name), plate, meshes, bed_mm, accent))
         if progress is not None:
             progress(plate)
     weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
     listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
-    remove_unlisted(Path(out_dir), paths, ["plate-*.stl"])  # an earlier run's plates would be printed too
+    # an earlier run's plates would be printed too
+    remove_unlisted(Path(out_dir), paths, ["plate-*.stl", "plate-*.3mf"])
     return paths
+
+
+def _write_project(
+    path: Path, plate: Plate, meshes: dict[str, tuple[np.ndarray, np.ndarray]], bed_mm: tuple[float, float],
+    accent: str,
+) -> Path:
+    """The plate as a PrusaSlicer project: one object per piece at its place, M600 at the plate's swap layer."""
+    pieces = [ProjectPiece(p.piece_id, *meshes[p.piece_id], p.x_mm, p.y_mm) for p in plate.placements]
+    write_plate_project(path, pieces, plate.swap.z_mm if plate.swap else None, bed_mm, accent)
+    return path
 
 
 def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.ndarray:
@@ -192,11 +214,16 @@ def plate_listing(
     ]
     if plates and layer_mm is None:
         lines.append("Pieces of every height share these plates (--one-colour): print each plate in one filament.")
+        lines.append("Each plate also comes as a PrusaSlicer project, plate-NN.3mf beside plate-NN.stl.")
     if layer_mm:
         lines += textwrap.wrap(
             "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
             f"change filament before the layer named (layers of {layer_mm:g} mm, the first layer too): the diagram "
             "and whatever stands above the top face (a crown) print in the second colour.", 110)
+        lines += textwrap.wrap(
+            "Each plate also comes as a PrusaSlicer project with the change built in, plate-NN.3mf beside "
+            "plate-NN.stl: open it, slice, print; the printer stops for the filament change by itself (M600 before "
+            f"the layer named). Keep {layer_mm:g} mm layers and first layer if you choose other print settings.", 110)
     if weights:
         fdm = load_fdm_settings()
         lines += textwrap.wrap(
@@ -276,5 +303,6 @@ def write_side_plates(
     for side, pieces in armies.items():
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
         written += write_plates(
-            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour)
+            pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour,
+            accent=side)
     return written

@@ -1,0 +1,222 @@
+"""Plate projects: beside each plate-NN.stl, plate-NN.3mf is a PrusaSlicer project of the same pieces at the
+same places with the filament change (M600) at the plate's colour-swap layer, read back here as a zip of
+XML; and, where PrusaSlicer is installed, sliced to G-code that stops for the change at that layer."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zipfile
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+import trimesh
+from click.testing import CliRunner
+
+from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.kit import how_to_print
+from dealers_chess.printing.solids.plate_project import (
+    PlateProjectError,
+    ProjectPiece,
+    accent_hex,
+    read_plate_project,
+    write_plate_project,
+)
+
+CATALOGUE = load_catalogue()
+CORE = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
+CUSTOM_GCODE = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
+PLATE = re.compile(r"^(plate-\d\d)\.stl: \d+ pieces?(?:, top faces at [\d.-]+ mm: "
+                   r"change filament before layer (\d+) \(z ([\d.]+) mm\))?$")
+PIECE = re.compile(r"^  (\S+)\s+\S+\s+at x\s+([\d.]+)\s+y\s+([\d.]+)\s+\(([\d.]+) mm base")
+RED, GOLD = "#9E1F1A", "#EDCC66"  # PALETTES' accents in pieces/model3d/render.py: White's pieces, Black's
+
+
+def _listing(folder) -> dict[str, tuple[float | None, list[tuple[str, float, float, float]]]]:
+    """plates.txt read back: plate stem -> (swap z or None, [(piece id, x, y, base diameter)])."""
+    plates: dict[str, tuple[float | None, list[tuple[str, float, float, float]]]] = {}
+    current = None
+    for line in (folder / "plates.txt").read_text().splitlines():
+        if match := PLATE.match(line):
+            current = match[1]
+            plates[current] = (float(match[3]) if match[3] else None, [])
+        elif current and (piece := PIECE.match(line)):
+            plates[current][1].append((piece[1], float(piece[2]), float(piece[3]), float(piece[4])))
+    return plates
+
+
+def _archive(path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _objects(files: dict[str, bytes]) -> list[tuple[str, np.ndarray, tuple[float, float, float]]]:
+    """Each build item: the name the model config gives its object, the object's vertices and the item's move."""
+    model = ElementTree.fromstring(files["3D/3dmodel.model"])
+    config = ElementTree.fromstring(files["Metadata/Slic3r_PE_model.config"])
+    names = {o.get("id"): o.find("metadata[@key='name']").get("value") for o in config.iter("object")}
+    meshes = {
+        o.get("id"): np.array([[float(v.get(a)) for a in "xyz"] for v in o.iter(f"{CORE}vertex")])
+        for o in model.iter(f"{CORE}object")
+    }
+    found = []
+    for item in model.iter(f"{CORE}item"):
+        matrix = [float(v) for v in item.get("transform").split()]
+        assert matrix[:9] == [1, 0, 0, 0, 1, 0, 0, 0, 1]  # moved, never turned or scaled
+        found.append((names[item.get("objectid")], meshes[item.get("objectid")], tuple(matrix[9:])))
+    return found
+
+
+def test_each_plate_comes_as_a_prusaslicer_project_with_an_m600_at_its_swap_layer(tmp_path):
+    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2",
+                                      "--bed", "200x180", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "6 plate STL files, their PrusaSlicer projects (3MF) and plates.txt" in result.output
+    folder = tmp_path / "plates-40mm"
+    plates = _listing(folder)
+    assert len(plates) == 6 and {p.name for p in folder.iterdir()} == {
+        "plates.txt", *(f"{stem}.stl" for stem in plates), *(f"{stem}.3mf" for stem in plates)}
+    for stem, (swap_z, pieces) in plates.items():
+        files = _archive(folder / f"{stem}.3mf")
+        assert {"[Content_Types].xml", "_rels/.rels", "3D/3dmodel.model", "Metadata/Slic3r_PE_model.config",
+                "Metadata/Slic3r_PE.config", CUSTOM_GCODE} == set(files)
+        assert files[CUSTOM_GCODE].decode() == (  # as PrusaSlicer 2.5 writes it (Format/3mf.cpp)
+            '<?xml version="1.0" encoding="utf-8"?>\n<custom_gcodes_per_print_z>\n'
+            f'<code print_z="{swap_z:g}" type="0" extruder="1" color="{RED}" extra="" gcode="M600"/>\n'
+            '<mode value="SingleExtruder"/>\n</custom_gcodes_per_print_z>')
+        (code,) = ElementTree.fromstring(files[CUSTOM_GCODE]).iter("code")
+        assert float(code.get("print_z")) == swap_z
+        objects = _objects(files)
+        assert [name for name, _, _ in objects] == [piece_id for piece_id, *_ in pieces]
+        for (_, x, y, diameter), (_, vertices, move) in zip(pieces, objects, strict=True):
+            assert move == pytest.approx((x, y, 0.0), abs=0.05)  # where plates.txt says, to its 0.1 mm
+            placed = vertices + np.array(move)
+            low, high = placed.min(axis=0), placed.max(axis=0)
+            assert (low[:2] + high[:2]) / 2 == pytest.approx((x, y), abs=0.05)
+            assert high[0] - low[0] == pytest.approx(diameter, abs=0.05) and low[2] == pytest.approx(0.0, abs=1e-6)
+            assert 0 < low[0] and 0 < low[1] and high[0] < 200 and high[1] < 180  # on the bed
+            assert high[2] > swap_z - 0.2  # the accent layer runs through every piece on the plate
+
+
+def test_the_project_sets_the_layers_plates_txt_counts_and_prusaslicer_reads_every_setting(tmp_path):
+    result = CliRunner().invoke(cli, ["plate", "--piece", "wazir", "--bed", "250x210", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    config = _archive(tmp_path / "plates-50mm" / "plate-01.3mf")["Metadata/Slic3r_PE.config"].decode()
+    first, *rest = config.rstrip("\n").split("\n")
+    assert first.startswith("; generated by") and " = " not in first
+    settings = dict(line[2:].split(" = ") for line in rest if line)
+    # PrusaSlicer reads these lines from the end up and stops at the first that is not '; key = value' of
+    # at least 10 characters: every setting must be one
+    assert all(re.fullmatch(r"; [a-z][a-z0-9_]{2,} = \S.*", line) and len(line) >= 10 for line in rest if line)
+    assert settings["layer_height"] == settings["first_layer_height"] == "0.2"
+    assert settings["bed_shape"] == "0x0,250x0,250x210,0x210" and settings["support_material"] == "0"
+    assert settings["nozzle_diameter"] == "0.4" and settings["color_change_gcode"] == "M600"  # one nozzle: M600
+    assert settings["avoid_crossing_perimeters"] == "1"
+    assert read_plate_project(tmp_path / "plates-50mm" / "plate-01.3mf").settings == settings
+
+
+def test_one_colour_projects_change_no_filament_and_side_projects_preview_their_sides_accent(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["plate", "--army", "chess", "--one-colour", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "2 plate STL files and their PrusaSlicer projects (3MF), white/ and black/" in result.output
+    white = tmp_path / "plates-50mm" / "army-chess" / "white"
+    files = _archive(white / "plate-01.3mf")
+    assert CUSTOM_GCODE not in files and len(_objects(files)) == 16
+    assert "PrusaSlicer project, plate-NN.3mf" in (white / "plates.txt").read_text()
+    result = runner.invoke(cli, ["plate", "--army", "chess", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for side, colour in (("white", RED), ("black", GOLD)):
+        folder = tmp_path / "plates-50mm" / "army-chess" / side
+        for stem, (swap_z, _) in _listing(folder).items():
+            (code,) = ElementTree.fromstring(_archive(folder / f"{stem}.3mf")[CUSTOM_GCODE]).iter("code")
+            assert (code.get("print_z"), code.get("color")) == (f"{swap_z:g}", colour)
+        assert "the printer stops for the filament change by itself" in (folder / "plates.txt").read_text()
+
+
+def test_a_rerun_leaves_only_the_projects_of_its_own_plates(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0
+    folder = tmp_path / "plates-50mm"
+    assert len(list(folder.glob("plate-*.3mf"))) == 6
+    first = (folder / "plate-01.3mf").read_bytes()
+    assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0
+    assert (folder / "plate-01.3mf").read_bytes() == first  # the same plate, the same bytes
+    assert runner.invoke(cli, ["plate", "--game", "chess", "--one-colour", "--out", str(tmp_path)]).exit_code == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["plate-01.3mf", "plate-01.stl", "plates.txt"]
+
+
+def test_a_piece_that_is_not_a_solid_leaves_no_project(tmp_path):
+    vertices, faces = build_piece(CATALOGUE.get("wazir"), ModelOptions(40.0)).mesh()
+    (tmp_path / "plate-01.3mf").write_bytes(b"old")
+    holed = ProjectPiece("wazir", vertices, faces[1:], 30.0, 30.0)
+    with pytest.raises(PlateProjectError, match="piece 'wazir' is not a valid solid after writing: 3 edges"):
+        write_plate_project(tmp_path / "plate-01.3mf", [holed], 20.0, (220.0, 220.0))
+    assert [p.name for p in tmp_path.iterdir()] == ["plate-01.3mf"]
+    assert (tmp_path / "plate-01.3mf").read_bytes() == b"old"
+    contents = write_plate_project(tmp_path / "plate-01.3mf", [ProjectPiece("wazir", vertices, faces, 30.0, 30.0)],
+                                   20.0, (220.0, 220.0), accent="black")
+    assert contents.pieces == (("wazir", 30.0, 30.0),) and contents.colour_changes_mm == (20.0,)
+    mesh = trimesh.load(tmp_path / "plate-01.3mf", force="mesh")  # any 3MF reader takes it
+    assert mesh.is_watertight and mesh.bounds[0][0] == pytest.approx(30.0 - np.ptp(vertices[:, 0]) / 2, abs=1e-3)
+
+
+def test_how_to_print_names_the_projects_the_accent_colours_and_settings_against_strings():
+    note = " ".join(how_to_print(CATALOGUE).split())
+    assert "PrusaSlicer project with the change built in, plate-NN.3mf" in note
+    assert "the printer stops for the filament change by itself" in note
+    assert "red on White's pieces, gold on Black's" in note and "the other side's colour" in note
+    for advice in ("avoid crossing perimeters on", "retraction 0.8-1 mm on a direct-drive extruder",
+                   "a minimum layer time of 15-20 s", "5-10 C cooler"):
+        assert advice in note
+    assert (accent_hex("white"), accent_hex("black")) == (RED, GOLD)  # the colours the projects preview
+
+
+def _slice(tmp_path, project) -> str:
+    """PrusaSlicer's G-code for a project, the pieces left where the project puts them (--dont-arrange)."""
+    gcode = tmp_path / "plate.gcode"
+    run = subprocess.run(
+        ["prusa-slicer", "--loglevel", "1", "--dont-arrange", "--export-gcode", "--output", str(gcode), str(project)],
+        capture_output=True, text=True, timeout=300, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return gcode.read_text()
+
+
+@pytest.mark.slow  # 3-4 s a plate on a shared 2-core machine
+@pytest.mark.skipif(shutil.which("prusa-slicer") is None,
+                    reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")
+@pytest.mark.parametrize("one_colour", [False, True])
+def test_prusaslicer_slices_a_plate_project_to_an_m600_at_the_swap_layer(tmp_path, one_colour):
+    # two pawns share a swap layer; a pawn and a wazir have top faces at different heights
+    flags = ["--piece", "wazir", "--one-colour"] if one_colour else ["--copies", "2"]
+    result = CliRunner().invoke(cli, ["plate", "--piece", "standard-pawn", *flags, "--square-mm", "40",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "plates-40mm"
+    ((stem, (swap_z, pieces)),) = _listing(folder).items()
+    assert len(pieces) == 2
+    gcode = _slice(tmp_path, folder / f"{stem}.3mf")
+    lines = gcode.splitlines()
+    changes = [i for i, line in enumerate(lines) if line.split(";")[0].strip() == "M600"]
+    layers = [float(z) for z in re.findall(r"^;Z:([\d.]+)$", gcode, re.M)]
+    assert layers[:3] == [0.2, 0.4, 0.6]  # the project's 0.2 mm layers, the first one too
+    assert ";TYPE:Support material" not in gcode and "; support_material = 0" in gcode
+    if one_colour:
+        assert swap_z is None and not changes
+        return
+    (change,) = changes
+    before = lines[:change]
+    layer_z = float(next(line for line in reversed(before) if line.startswith(";Z:"))[3:])
+    move_z = float(re.search(r"Z([\d.]+)", next(line for line in reversed(before) if re.match(r"G1 Z", line)))[1])
+    assert layer_z == move_z == swap_z  # the M600 comes after the move up to the swap layer, before printing it
+    assert layers[layers.index(swap_z) - 1] == pytest.approx(swap_z - 0.2)
+    extrusions = np.array([(float(m[1]), float(m[2])) for m in re.finditer(r"^G1 X([\d.]+) Y([\d.]+) E", gcode, re.M)])
+    low, high = extrusions.min(axis=0), extrusions.max(axis=0)
+    assert low.min() > 0 and high.max() < 220  # the skirt too stays on the bed
+    reach = [(x - d / 2, y - d / 2, x + d / 2, y + d / 2) for _, x, y, d in pieces]
+    assert low[0] < min(r[0] for r in reach) and high[0] > max(r[2] for r in reach)  # printed where placed
