@@ -47,7 +47,10 @@ def _selection_options(command):
         click.option("--square-mm", type=float, default=DEFAULT_SQUARE_MM, show_default=True,
                      help="Board square size the pieces are for (40 and 50 are common)."),
         click.option("--weight-pocket/--no-weight-pocket", default=True, show_default=True,
-                     help="Leave a pocket under the base for a steel washer (up to M10), or not."),
+                     help="Leave a pocket under the base for two stacked steel washers (up to M10), or not."),
+        click.option("--one-colour", "--one-color", "one_colour", is_flag=True,
+                     help="Pieces printed in one filament: the diagram stands 1.2 mm with dots of 2 mm and no pits, "
+                     "to read by its shadow; plates hold pieces of every height (no filament change)."),
         click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),
     )):
@@ -63,11 +66,11 @@ def _selection_options(command):
               "for a second colour on a printer with a filament changer; 3mf-prusa: the same parts as one "
               "PrusaSlicer object, relief and code on extruder 2 (ID.prusa.3mf).")
 @catalogue_option
-def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, file_format,
+def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, one_colour, out_dir, file_format,
                    catalogue: Catalogue) -> None:
     """Write one STL (or 3MF) per piece (named by id), validated watertight, for printing without supports."""
     chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
-    options, file_format = ModelOptions(square_mm, weight_pocket), PieceFormat(file_format)
+    options, file_format = ModelOptions(square_mm, weight_pocket, one_colour), PieceFormat(file_format)
     folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
         paths = write_piece_files(chosen, folder, options, file_format, progress=lambda _: bar.update(1))
@@ -87,13 +90,10 @@ def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, out
 @click.option("--army", "army_game", help="A game's full starting armies (e.g. chess: 16 pieces a side), per colour.")
 @click.option("--max-per-plate", type=click.IntRange(1, MAX_PER_PLATE),
               help="At most this many pieces a plate, for shorter print jobs (default: as many as fit).")
-@click.option("--one-colour", "--one-color", "one_colour", is_flag=True,
-              help="Pieces printed in one filament: pieces of every height share plates "
-              "(fewest plates, no filament change).")
 @catalogue_option
 def plate_command(
-    sets, games, groups, piece_ids, square_mm, weight_pocket, out_dir, bed, spacing_mm, copies, deal_file, army_game,
-    max_per_plate, one_colour, catalogue: Catalogue,
+    sets, games, groups, piece_ids, square_mm, weight_pocket, one_colour, out_dir, bed, spacing_mm, copies, deal_file,
+    army_game, max_per_plate, catalogue: Catalogue,
 ) -> None:
     """Lay pieces out on printer beds: one STL per plate, the same plate as a PrusaSlicer project (3MF) and
     plates.txt listing each plate.
@@ -101,7 +101,7 @@ def plate_command(
     Pieces with their top faces at one height share plates, so one filament change colours every diagram; the
     project has that change (M600) built in. With --one-colour pieces of every height share plates.
     """
-    options = ModelOptions(square_mm, weight_pocket)
+    options = ModelOptions(square_mm, weight_pocket, one_colour)
     folder = plates_folder(prepare_out_dir(out_dir), options)
     bed_mm, spacing_mm = parse_bed(bed), check_spacing(spacing_mm)
     if deal_file or army_game:

@@ -124,7 +124,7 @@ def test_one_colour_projects_change_no_filament_and_side_projects_preview_their_
     result = runner.invoke(cli, ["plate", "--army", "chess", "--one-colour", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "2 plate STL files and their PrusaSlicer projects (3MF), white/ and black/" in result.output
-    white = tmp_path / "plates-50mm" / "army-chess" / "white"
+    white = tmp_path / "plates-50mm-one-colour" / "army-chess" / "white"
     files = _archive(white / "plate-01.3mf")
     assert CUSTOM_GCODE not in files and len(_objects(files)) == 16
     assert "PrusaSlicer project, plate-NN.3mf" in (white / "plates.txt").read_text()
@@ -146,7 +146,10 @@ def test_a_rerun_leaves_only_the_projects_of_its_own_plates(tmp_path):
     first = (folder / "plate-01.3mf").read_bytes()
     assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0
     assert (folder / "plate-01.3mf").read_bytes() == first  # the same plate, the same bytes
-    assert runner.invoke(cli, ["plate", "--game", "chess", "--one-colour", "--out", str(tmp_path)]).exit_code == 0
+    rerun = ["plate", "--game", "chess", "--max-per-plate", "4", "--out", str(tmp_path)]
+    assert runner.invoke(cli, rerun).exit_code == 0
+    assert len(list(folder.glob("plate-*.3mf"))) == len(list(folder.glob("plate-*.stl"))) == 6  # heights still apart
+    assert runner.invoke(cli, ["plate", "--piece", "king", "--out", str(tmp_path)]).exit_code == 0
     assert sorted(p.name for p in folder.iterdir()) == ["plate-01.3mf", "plate-01.stl", "plates.txt"]
 
 
@@ -197,7 +200,7 @@ def test_prusaslicer_slices_a_plate_project_to_an_m600_at_the_swap_layer(tmp_pat
     result = CliRunner().invoke(cli, ["plate", "--piece", "standard-pawn", *flags, "--square-mm", "40",
                                       "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    folder = tmp_path / "plates-40mm"
+    folder = tmp_path / ("plates-40mm-one-colour" if one_colour else "plates-40mm")
     ((stem, (swap_z, pieces)),) = _listing(folder).items()
     assert len(pieces) == 2
     gcode = _slice(tmp_path, folder / f"{stem}.3mf")

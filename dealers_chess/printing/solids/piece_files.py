@@ -61,4 +61,5 @@ def write_piece_stls(
 def pieces_folder(out_dir: str | Path, options: ModelOptions) -> Path:
     """Where `dealer pieces` puts its files: one folder per square size (and pocket choice: pockets are the default)."""
     pocket = "" if options.weight_pocket else "-no-pocket"
-    return out_path(out_dir, f"pieces-{options.square_mm:g}mm{pocket}")
+    colour = "-one-colour" if options.one_colour else ""
+    return out_path(out_dir, f"pieces-{options.square_mm:g}mm{pocket}{colour}")

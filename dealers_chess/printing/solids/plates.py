@@ -260,7 +260,8 @@ def _weight_text(weight: PieceWeight) -> str:
 def plates_folder(out_dir: str | Path, options: ModelOptions) -> Path:
     """Where `dealer plate` writes: one folder per square size (and pocket choice: pockets are the default)."""
     pocket = "" if options.weight_pocket else "-no-pocket"
-    return out_path(out_dir, f"plates-{options.square_mm:g}mm{pocket}")
+    colour = "-one-colour" if options.one_colour else ""
+    return out_path(out_dir, f"plates-{options.square_mm:g}mm{pocket}{colour}")
 
 
 def deal_armies(path: str | Path, catalogue: Catalogue) -> dict[str, list[PieceDef]]:
