@@ -234,6 +234,12 @@ def test_clock_charges_thinking_time_adds_the_increment_and_flags():
     ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 w - - 0 1",
      "result: 1/2-1/2 (time, against a side that cannot mate)"),  # Black's lone King can never give check
     ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 b - - 0 1", "result: 1-0 (time)"),
+    # The Consuls (rules audit 3, W3): two bare kings never give check, so they cannot mate either
+    ("consuls", "1k2k3/8/8/8/8/8/8/1KQ1K3 w - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    ("consuls", "1k2k3/8/8/8/8/8/8/1KQ1K3 b - - 0 1", "result: 1-0 (time)"),
+    ("consuls", "1k2k3/8/8/8/8/8/8/1K2K2R w - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    # a king that takes a Zombie becomes a pawn (its side keeps a royal), and a pawn can mate
+    ("consuls", "1k2k3/8/8/8/8/8/3(ZO)4/1KQ1K3 w - - 0 1", "result: 0-1 (time)"),
 ])
 def test_a_flag_fall_against_a_side_that_can_never_mate_is_a_draw(game, fen, result):
     now = FakeTime()
