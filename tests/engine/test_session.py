@@ -135,9 +135,9 @@ def test_spinal_tap_battle_move_and_its_promotion_choice():
     report = session.play("d3d4&e3e4")
     assert kinds(report) == [EventKind.BATTLE]
     assert "once a game: Pawn d3-d4, Crab e3-e4" in report.events[0].text
-    fen = "5k5/3(STP)7/11/11/11/11/11/11/11/(STP)10/5K5 w - - 0 1 hand=Q(DZ)"
+    fen = "5k5/3(STP)7/11/11/11/11/11/11/(STP)10/11/5K5 w - - 0 1 hand=Q(DZ)"
     session = Session.new("spinal-tap", fen=fen)
-    choice = session.play("d10d11&a2a3").choice
+    choice = session.play("d10d11&a3a4").choice
     assert choice.kind is ChoiceKind.BATTLE_PROMOTION and {o.key for o in choice.options} >= {"Q", "DZ"}
     assert "d11=Q" in session.play("Q").events[0].text
 
