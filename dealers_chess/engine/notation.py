@@ -17,7 +17,7 @@ from dealers_chess.engine.errors import IllegalMoveError, NotationError
 from dealers_chess.engine.game import GameDef, default_catalogue, load_game
 from dealers_chess.engine.kernel import EMPTY, R_MOVE, fast_destinations
 from dealers_chess.engine.move import Kind, Move
-from dealers_chess.engine.origins import misplaced_pawn, too_many_pawns, unmoved_on, unmoved_test
+from dealers_chess.engine.origins import castling_problem, misplaced_pawn, too_many_pawns, unmoved_on, unmoved_test
 from dealers_chess.engine.position import SIDE_NAMES, DeckState, Position
 from dealers_chess.engine.rules import (
     battle_move,
@@ -210,6 +210,9 @@ def _read_castling(pos: Position, text: str, field: str) -> frozenset[int]:
                 f"FEN {_short(text)}: castling right {letter!r}: no {SIDE_NAMES[side]} royal stands inward of "
                 f"{board.name(sq)} on its rank"
             )
+        problem = castling_problem(pos, sq)
+        if problem is not None:
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: {problem}")
         rights.add(sq)
     return frozenset(rights)
 

@@ -1,9 +1,10 @@
 """Where pieces can have come from: the facts the FEN reader checks a position against.
 
 A pawn counts as unmoved only where it starts, and stands only where a move of its type (or an enemy
-push) could have brought it from there; a side has no more pawns than it starts with. Everything is
-derived from the game's start and the pieces' movement, never from a list of games (docs/notation.md,
-"Refused positions"; docs/rulings.md, "Rulings from the third rules audit").
+push) could have brought it from there; a side has no more pawns than it starts with; a castling right
+needs the royal and the partner on the squares they start on. Everything is derived from the game's
+start and the pieces' movement, never from a list of games (docs/notation.md, "Refused positions";
+docs/rulings.md, "Rulings from the third rules audit").
 """
 
 from __future__ import annotations
@@ -114,6 +115,50 @@ def unmoved_test(pos: Position) -> Callable[[int, int, PieceDef], bool]:
     pawns = (pawn_starts(pos, 0), pawn_starts(pos, 1))
     rows = (setup_rows(pos, 0), setup_rows(pos, 1))
     return lambda sq, side, piece: sq in (pawns if piece.group is Group.PAWN else rows)[side]
+
+
+# --- castling ----------------------------------------------------------------------------------
+
+
+def castling_starts(pos: Position, side: int) -> dict[int, int]:
+    """The squares the game's start puts the side's castling partners on, each with the square of the royal
+    it castles with (the nearest royal inward of it on its rank)."""
+    game, catalogue = pos.game, pos.catalogue
+
+    def compute() -> dict[int, int]:
+        placement, board, found = start_placement(game, catalogue), game.board, {}
+        rank = 0 if side == 0 else board.ranks - 1
+        royals = [board.file_of(sq) for sq, (piece, owner) in placement.items()
+                  if owner == side and piece.is_royal and board.rank_of(sq) == rank]
+        for sq, (piece, owner) in placement.items():
+            file = board.file_of(sq)
+            if owner != side or board.rank_of(sq) != rank or piece.is_royal:
+                continue
+            if (file not in (0, board.files - 1)) if game.corner_castling else (piece.id not in game.castling_partners):
+                continue
+            inward = 1 if file < board.files // 2 else -1
+            steps = [(f - file) * inward for f in royals if (f - file) * inward > 0]
+            if steps:
+                found[sq] = board.square(file + min(steps) * inward, rank)
+        return found
+
+    return _memo((game, catalogue), ("castling", side), compute)
+
+
+def castling_problem(pos: Position, sq: int) -> str | None:
+    """Why the partner on sq cannot still have its castling right, or None: it stands on no square the
+    game's start puts a castling partner on, or no royal stands where the one it castles with starts."""
+    side, board = pos.occ[sq], pos.board
+    starts = castling_starts(pos, side)
+    if sq not in starts:
+        where = ", ".join(board.name(s) for s in sorted(starts)) or "no square"
+        return (f"{SIDE_NAMES[side]}'s castling partners start on {where} in {pos.game.name}, so a piece on "
+                f"{board.name(sq)} has moved and cannot castle")
+    royal = starts[sq]
+    if royal not in pos.royals[side]:
+        return (f"the {SIDE_NAMES[side]} royal that castles with {board.name(sq)} starts on {board.name(royal)} "
+                f"and no royal stands there: it has moved and cannot castle")
+    return None
 
 
 # --- pawns ---------------------------------------------------------------------------------------

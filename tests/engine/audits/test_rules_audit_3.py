@@ -1,5 +1,5 @@
 """The referee items of the third rules audit (../shared/findings/rules-audit-3.md, issue 32 item 6): impossible
-pawn placements and counts (W1) and en-passant
+pawn placements and counts (W1), castling rights whose royal or partner is off its square (W2) and en-passant
 fields whose pawn could not have come from there on 12x12 (W1), run as the audit ran them, against
 python-chess and Fairy-Stockfish where they judge the same thing, and against every position the project
 itself produces. The flag fall against two bare Consuls kings (W3) is tested with the other flag falls in
@@ -11,6 +11,7 @@ import dataclasses
 import random
 
 import chess
+import pyffish
 import pytest
 from click.testing import CliRunner
 
@@ -22,6 +23,7 @@ from dealers_chess.engine.dealing.deck import Deck, starter_deck
 from dealers_chess.engine.dealing.start import starting_fen
 from dealers_chess.engine.errors import NotationError
 from dealers_chess.engine.game import builtin_games, default_catalogue
+from dealers_chess.engine.move import Kind
 from dealers_chess.engine.notation import format_fen, format_move, parse_fen
 from dealers_chess.engine.rules import legal_moves
 from dealers_chess.pieces.catalogue import Catalogue, Group
@@ -126,6 +128,69 @@ def test_chess_pawn_placements_and_counts_agree_with_python_chess():
         refusals += bool(status)
         assert reads("chess", board.fen()) == (status == chess.STATUS_VALID), (board.fen(), status)
     assert refusals > 100
+
+
+# --- W2: castling rights whose royal or partner is off its square --------------------------------------------
+
+
+def test_the_audit_castling_right_with_the_king_off_e1_is_refused():
+    assert "the white royal that castles with h1 starts on e1" in refused("chess", "4k3/8/8/8/8/8/8/3K3R w K - 0 1")
+
+
+@pytest.mark.parametrize("game, fen, ok", [
+    ("chess", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", True),
+    ("chess", "4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", False),  # a rook off its corner
+    ("chess", "r3k3/8/8/8/8/8/8/4K3 w q - 0 1", True),
+    ("chess", "r2k4/8/8/8/8/8/8/4K3 w q - 0 1", False),
+    ("wad-chess", "5k4/10/10/10/10/10/10/5K3R w K - 0 1", True),  # WAD's king starts on f1
+    ("wad-chess", "5k4/10/10/10/10/10/10/4K4R w K - 0 1", False),
+    ("dealers-8x8", "4(sg)3/8/8/8/8/8/8/R3(PR)2R w KQ - 0 1", True),  # any corner piece castles with the royal on e1
+    ("dealers-8x8", "4(sg)3/8/8/8/8/8/8/(CA)2(PR)3(GU) w KQ - 0 1", False),
+    ("dealers-12x12", "6(sg)5/12/12/12/12/12/12/12/12/12/12/R5(PR)4N w KQ - 0 1", True),  # 12x12: royal on g1
+    ("dealers-12x12", "6(sg)5/12/12/12/12/12/12/12/12/12/12/R4(PR)5N w KQ - 0 1", False),
+    ("consuls", "r2kk2r/8/8/8/8/8/8/R2KK2R w KQkq - 0 1", True),
+    ("consuls", "r2kk2r/8/8/8/8/8/8/R1K1K2R w Q - 0 1", False),  # the king that castles with a1 starts on d1
+    # reached in play: the d1 king walked to f1 while the e1 king and the h1 rook stayed at home
+    ("consuls", "r2kk2r/8/8/8/8/8/8/R3KK1R w K - 0 1", True),
+    ("spinal-tap", "5k5/11/11/11/11/11/11/11/11/11/1(SQR)3K5 w B - 0 1", True),  # squires castle with f1
+    ("spinal-tap", "5k5/11/11/11/11/11/11/11/11/11/1(SQR)2K6 w B - 0 1", False),
+])
+def test_castling_rights_need_royal_and_partner_on_their_start_squares(game, fen, ok):
+    assert reads(game, fen) == ok
+
+
+@pytest.mark.parametrize("fen", ["r2kk2r/8/8/8/8/8/8/R3KK1R w K - 0 1", "r2kk2r/8/8/8/8/8/8/R3K1KR w K - 0 1"])
+def test_a_consuls_king_that_walked_next_to_the_rook_castles_with_nothing(fen):
+    """The d1 king walked to f1 or g1 while the e1 king and the h1 rook stayed home: the right stays, and it is
+    the e1 king's, which cannot pass the other king. The nearer king used to castle (f1g1/h1, even g1g1)."""
+    pos = parse_fen(fen, "consuls")
+    assert [m for m in legal_moves(pos) if m.kind is Kind.CASTLE] == []
+    start = parse_fen("r2kk2r/8/8/8/8/8/8/R2KK2R w KQkq - 0 1", "consuls")
+    assert {format_move(start, m) for m in legal_moves(start) if m.kind is Kind.CASTLE} == {"d1b1", "e1g1"}
+
+
+def test_chess_castling_rights_agree_with_python_chess_and_fairy_stockfish():
+    """Kings and rooks on random back-rank squares with random rights (KQkq): refused exactly when python-chess
+    reports bad castling rights and Fairy-Stockfish refuses the castling field."""
+    rng, compared, refusals = random.Random(32), 0, 0
+    while compared < 300:
+        board = chess.Board(None)
+        for colour, rank in ((chess.WHITE, 0), (chess.BLACK, 7)):
+            files = rng.sample(range(8), 3) if rng.random() < 0.7 else [4, 0, 7]
+            board.set_piece_at(chess.square(files[0], rank), chess.Piece(chess.KING, colour))
+            for file in files[1:]:
+                board.set_piece_at(chess.square(file, rank), chess.Piece(chess.ROOK, colour))
+        rights = "".join(c for c in "KQkq" if rng.random() < 0.5) or "-"
+        fen = f"{board.board_fen()} w {rights} - 0 1"
+        status = chess.Board(fen).status()
+        if status & ~chess.STATUS_BAD_CASTLING_RIGHTS:
+            continue  # the side not to move in check
+        compared += 1
+        bad = bool(status)
+        refusals += bad
+        assert reads("chess", fen) != bad, (fen, status)
+        assert (pyffish.validate_fen(fen, "chess") == -5) == bad, fen  # -5: FEN_INVALID_CASTLING_INFO
+    assert 50 < refusals < 250
 
 
 # --- W1: an en-passant square whose pawn could not have come from there (12x12) -------------------------------
