@@ -48,7 +48,7 @@ def start_placement(game: GameDef, catalogue: Catalogue) -> dict[int, tuple[Piec
 def _read_start(game: GameDef, catalogue: Catalogue) -> dict[int, tuple[PieceDef, int]]:
     by_code = {piece.code: piece for piece in catalogue}
     board, found = game.board, {}
-    for index, row in enumerate(game.start.split()[0].split("/")[: board.ranks]):
+    for index, row in enumerate((game.start.split() or [""])[0].split("/")[: board.ranks]):
         rank, file = board.ranks - 1 - index, 0
         for number, letter, code, _ in _TOKEN.findall(row):
             if number:
