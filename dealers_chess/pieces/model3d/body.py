@@ -178,7 +178,8 @@ def _stem(
         trial = _band(0.0, 1.0 * s, lambda z: 0.0, s, grooved=True)
         low = z1 - 1.4 * s - trial[-1].z
         bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=True))
-    if any(band[-1].z > z1 - 0.8 * s for band in bands) or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z):
+    if (any(band[0].z < z0 + 0.5 * s or band[-1].z > z1 - 0.8 * s for band in bands)
+            or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z)):
         bands = []  # no room on a short stem
     corners: list[Corner] = []
     for band in bands:

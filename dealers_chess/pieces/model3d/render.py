@@ -22,7 +22,6 @@ CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
 BAND_PIXELS = 1_500_000  # supersamples of a scene (render_scene) rasterized and shaded at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
 LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
-QUARTER_TURN = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # forward (+y) to the right (+x)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,15 +124,14 @@ def render_lineup(
 ) -> np.ndarray:
     """The pieces standing in a row, left to right, seen from the side, as one RGBA uint8 array at px_per_mm.
 
-    Each piece is turned a quarter so its forward points right: the camera sees it from its side, as a
-    chess set is shown, and a horse head shows its profile. One scale for all, so heights compare (and
+    Each piece stands as on White's side of the board, forward away from the camera: a horse head, which
+    looks along the rank, shows its profile as a chess set is shown. One scale for all, so heights compare (and
     rows rendered apart at one px_per_mm line up); bases LINEUP_GAP x square apart."""
     vertices, normals, faces, accent = [], [], [], []
     x_mm, count = 0.0, 0
     for piece in pieces:
         model = _model(piece, square_mm)
         v, n, f = smooth_mesh(model.solid)
-        v, n = v @ QUARTER_TURN.T, n @ QUARTER_TURN.T
         v = v + np.array([x_mm - v[:, 0].min(), 0.0, 0.0])
         x_mm = float(v[:, 0].max()) + LINEUP_GAP * square_mm
         vertices.append(v)
