@@ -56,7 +56,7 @@ FOOT_RADIUS_MM = max(abs(OUTLINE[0][0]), abs(OUTLINE[-1][0]), float(WIDTH[0].max
 # the head looks to its owner's left: both players see it in profile, as it reads best (forward, +y, is
 # still the notch's)
 FACING_DEG = 90.0
-MITRE_ON_POLL = (0.8, 0.0, 30.4)  # where a mitre stands on the poll (Archbishop, Unicorn), head turned
+MITRE_ON_POLL = (0.8, 0.0, 30.5)  # where a mitre stands on the poll (Archbishop, Unicorn), head turned
 
 
 def horse_head(scale: float = 1.0) -> Manifold:

@@ -155,8 +155,10 @@ def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: Mod
 
 def _has_pinches(solid: Manifold) -> bool:
     """Whether two mesh vertices share a position in float32 (an STL would not be closed)."""
-    positions = np.asarray(solid.to_mesh().vert_properties[:, :3], dtype=np.float32)
-    return len(np.unique(positions, axis=0)) != len(positions)
+    positions = np.asarray(solid.to_mesh().vert_properties[:, :3], dtype=np.float32) + np.float32(0.0)  # -0 is 0
+    bits = np.ascontiguousarray(positions).view(np.uint32)
+    ordered = bits[np.lexsort((bits[:, 2], bits[:, 1], bits[:, 0]))]
+    return bool((ordered[1:] == ordered[:-1]).all(axis=1).any())
 
 
 def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = DEFAULT_SQUARE_MM) -> float:
@@ -335,11 +337,11 @@ def _check_square(square_mm: float, piece_id: str) -> None:
 
 
 def _check_solid(solid: Manifold, piece_id: str) -> None:
+    """The kernel made a solid. That it is one body the file writers check on what they write (counting
+    bodies here, by decompose, took half of a build's time)."""
     status = solid.status()
     if solid.is_empty() or status.name != "NoError":
         raise ModelError(f"piece {piece_id!r}: the geometry kernel returned no solid ({status.name})")
-    if solid.genus() < 0 or len(solid.decompose()) != 1:
-        raise ModelError(f"piece {piece_id!r}: the model falls apart into several bodies")
 
 
 def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:

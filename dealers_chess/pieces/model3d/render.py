@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from manifold3d import Manifold, Mesh
 
 from dealers_chess.pieces.catalogue import PieceDef
 
@@ -116,6 +117,19 @@ def render_piece(
     model = _model(piece, square_mm)
     vertices, normals, faces = smooth_mesh(model.solid)
     return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=_accent_above(model))
+
+
+def render_built_piece(
+    vertices: np.ndarray, faces: np.ndarray, top_mm: float, width_px: int = 300, colour: str = "white",
+    view: View = View(),
+) -> np.ndarray:
+    """render_piece's picture of a piece built before (its mesh and top face's height), as another process
+    hands it over: the same picture, without building the piece again."""
+    solid = Manifold(Mesh(vert_properties=np.asarray(vertices, dtype=np.float32),
+                          tri_verts=np.asarray(faces, dtype=np.uint32)))
+    smooth_vertices, normals, smooth_faces = smooth_mesh(solid)
+    return render_mesh(smooth_vertices, normals, smooth_faces, width_px, _palette(colour), view,
+                       accent_above_mm=top_mm + ACCENT_ABOVE_TOP_MM)
 
 
 def render_lineup(
@@ -289,9 +303,12 @@ def _model(piece: PieceDef, square_mm: float):
         return build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))
 
 
+ACCENT_ABOVE_TOP_MM = 0.05
+
+
 def _accent_above(model) -> float:
     """Height above which a piece is drawn in the second filament's colour: its raised diagram."""
-    return model.top_mm + 0.05
+    return model.top_mm + ACCENT_ABOVE_TOP_MM
 
 
 def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
