@@ -52,6 +52,7 @@ class Answer:
     board: bool = False  # the terminal draws the board again
     board_text: bool = False  # the player asked for the board: a script prints it as text
     clear: bool = False  # the terminal clears the screen first
+    unwrapped: bool = False  # the lines are copied back whole (a FEN): a terminal must not wrap them
 
 
 def run_line(session: Session, saver: Autosave, line: str) -> Answer:
@@ -165,7 +166,7 @@ def _clear(session: Session, saver: Autosave, rest: str) -> Answer:
 
 
 def _fen(session: Session, saver: Autosave, rest: str) -> Answer:
-    return Answer(lines=[f"fen: {format_fen(session.position)}"])
+    return Answer(lines=[f"fen: {format_fen(session.position)}"], unwrapped=True)
 
 
 def _save(session: Session, saver: Autosave, rest: str) -> Answer:
