@@ -67,6 +67,7 @@ class SessionState:
     can_undo: bool  # a move was played and no result the players or the clock decided stands
     clock: ClockView | None
     draw_offer: str | None  # the side whose draw offer stands
+    takeback: str | None  # the side asking the other to take back its move
     claimable: str | None  # the draw the side to move may claim
     pending: Choice | None  # the question the last move left open
     fen: str
@@ -101,6 +102,7 @@ def session_state(session: Session) -> SessionState:
         reason=None if session.result is None else session.result.reason,
         can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
         clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
+        takeback=None if session.takeback is None else SIDE_NAMES[session.takeback],
         claimable=session.claimable(), pending=session.pending, fen=format_fen(pos),
     )
 
