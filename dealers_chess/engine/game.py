@@ -125,7 +125,7 @@ def load_game(name: str) -> GameDef:
     if name in games:
         return games[name]
     if name.endswith(".toml"):
-        return replace(read_game_file(Path(name)), source=name)
+        return replace(read_game_file(Path(name)), source=str(Path(name).resolve()))  # a record resumes anywhere
     raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
 
 

@@ -339,7 +339,7 @@ def test_an_own_game_file_is_played_saved_and_resumed():
     code, lines, errors = play("my-game.toml", "--save", "g.pgn", script="f3\ne5\nquit\n")
     assert (code, errors) == (0, "") and lines[0] == "My Chess: saved after every move to g.pgn"
     record = read_record("g.pgn")
-    assert record.tags["Variant"] == "my-game.toml" and record.moves == ("f3", "e5")
+    assert record.tags["Variant"] == str(Path("my-game.toml").resolve()) and record.moves == ("f3", "e5")
     code, lines, _ = play("--resume", "g.pgn", script="g4\nQh4\n")
     assert code == 0 and lines[-1] == "result: 0-1 (checkmate)"
     # without --save the record is named after the game's own id
