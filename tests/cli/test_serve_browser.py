@@ -47,8 +47,8 @@ def board_codes(page) -> dict[str, str]:
 
 def square_centres(page) -> dict[str, tuple[float, float]]:
     """Each board square's centre in the viewport, for page.mouse.click."""
-    return {square: (x, y) for square, x, y in page.eval_on_selector_all(
-        "[data-square]", "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+    return {square: (x, y) for square, x, y in page.evaluate(  # one step: the board may be drawn again at any time
+        "() => [...document.querySelectorAll('[data-square]')].map(n => { const r = n.getBoundingClientRect();"
         " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
 
 

@@ -65,24 +65,32 @@ function lost(reason) {
   say(reason, true);
 }
 
-async function send(path, body) {
-  if (ui.busy || !ui.state) return;
-  ui.busy = true;
-  try {
-    accept(await call(path, { ...body, version: ui.state.version }));
-  } finally {
-    ui.busy = false;
-  }
+let sending = Promise.resolve(); // actions go one after another, each with the version the page shows by then
+
+function send(path, body) {
+  sending = sending.then(async () => {
+    if (!ui.state) return;
+    ui.busy = true;
+    try {
+      accept(await call(path, { ...body, version: ui.state.version }));
+    } finally {
+      ui.busy = false;
+    }
+  });
+  return sending;
 }
 
 function accept(answer) {
+  // an action's answer; a change the event stream brought first has been drawn already, and the piece the
+  // player picked up since then stays picked up
+  const news = Boolean(answer.state) && (!ui.state || answer.state.version > ui.state.version);
   const said = answer.state ? setState(answer.state) : "";
   if (answer.error) {
     say(answer.error, true);
   } else if (answer.events) {
     say(answer.events.map((event) => event.text).concat(said ? [said] : []).join(" · "), false);
   }
-  ui.selected = null;
+  if (news || answer.error) ui.selected = null;
   drawAll();
 }
 
