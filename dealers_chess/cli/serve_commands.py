@@ -44,7 +44,7 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
               "it starts when the page first loads.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; 0.0.0.0 lets phones and tablets on your network in "
-                   "(it prints their address and a QR code; the link's key stays needed).")
+                   "(it prints their addresses and a QR code for each; the links' keys stay needed).")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="The port to listen on (0: any free port).")
 @click.option("--pictures", "pictures_dir", default="build", show_default=True, type=click.Path(file_okay=False),
@@ -53,11 +53,14 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
 @computer_options
 def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
                   computer, think, level) -> None:
-    """Serve the game as a web page: tap a piece to see its moves, tap a square to play.
+    """Serve the game as a web page: tap a piece to see its moves, tap a square (or drag the piece) to play.
 
-    It prints the address to open, with a secret key for this run: only a page opened from it can
-    play. The record is locked while the server runs, so no other session can change it. With
-    --computer the computer plays one side: the page says it is thinking, then shows its move.
+    It prints the address to open, with a secret key for this run, for one device playing both
+    sides, and one address per side ('White:' and 'Black:') for two phones: a side's page plays
+    only that side and its undo asks the other. Only pages opened from these addresses can play;
+    each sees the other's move at once. The record is locked while the server runs, so no other
+    session can change it. With --computer the computer plays one side: the page says it is
+    thinking, then shows its move. The page's HTTP API is in docs/web-api.md.
     """
     import uvicorn
 

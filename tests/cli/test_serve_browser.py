@@ -349,10 +349,18 @@ class AttackSite:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.cookies: list[str] = []  # the Cookie header of every request the browser sent here
         folder.mkdir()
-        handler = partial(SimpleHTTPRequestHandler, directory=str(folder))
-        handler.log_message = lambda *args: None
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        site = self
+
+        class Handler(SimpleHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                site.cookies.append(self.headers.get("Cookie", ""))
+                super().do_GET()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
@@ -394,6 +402,7 @@ def test_other_origins_cannot_play_undo_resign_or_read_while_the_real_page_plays
         assert framed.count() == 0  # X-Frame-Options DENY: no board inside another site's page
         attacker.close()
     assert server.record.read_text() == record
+    assert attack_site.cookies and not any(attack_site.cookies)  # no key (no cookie at all) went to the other port
     wait_for_moves(page, 1)
     assert page.inner_text("#status") == "Black to move"
     play_line(page, ["e7e5", "g1f3"], already=1)  # the player's own page still plays

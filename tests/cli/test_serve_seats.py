@@ -247,3 +247,22 @@ def test_dealer_play_runs_an_own_game_file(tmp_path):
     done = subprocess.run([*DEALER, "play", "mine.toml", "--save", "g.pgn"], cwd=tmp_path, input="f3\ne5\ng4\nQh4\n",
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "result: 0-1 (checkmate)"
+
+
+def test_a_flood_of_malformed_requests_prints_one_line_per_cause(tmp_path):
+    server = subprocess.Popen([*DEALER, "serve", "chess", "--save", "g.pgn", "--port", "0"], cwd=tmp_path, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        port = int(re.search(r":(\d+)/", [server.stdout.readline() for _ in range(2)][1])[1])
+        upgrade = (f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+        for request in [b"GARBAGE\r\n\r\n"] * 100 + [upgrade] * 30:  # no key needed to send either
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(request)
+                sock.recv(100)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, errors = server.communicate(timeout=20)
+    lines = errors.splitlines()
+    assert sum("Invalid HTTP request received" in line for line in lines) == 1
+    assert sum("Unsupported upgrade request" in line for line in lines) == 1 and len(lines) <= 3, lines
