@@ -6,7 +6,6 @@ Skipped with the reason when Chromium or Playwright is missing. Screenshots go t
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import time
@@ -177,18 +176,20 @@ def test_sounds_have_a_remembered_mute_the_move_list_looks_back_and_the_pgn_down
 
 
 def dealt_positions(folder, plies: tuple[int, ...] = (0, 1, 8)) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Positions of `dealer deal --seed 7` after so many plies (each the middle move of `dealer moves`' list):
-    White at the start, Black after one move, White after eight; each FEN and its legal moves as (from, to)."""
+    """Positions of `dealer deal --seed 7` (saved as deal.json) after so many plies, each the middle one of the
+    legal moves: White at the start, Black after one move, White after eight; each FEN and its moves (from, to)."""
+    from dealers_chess.engine.dealing.deal_file import read_deal_file
+    from dealers_chess.engine.notation import format_fen
+    from dealers_chess.engine.session.session import Session
+
     subprocess.run([*DEALER, "deal", "--seed", "7", "--save", "deal.json"], cwd=folder, check=True,
                    capture_output=True)
-    found, played = [], []
+    session, found = Session.from_deal(read_deal_file(folder / "deal.json")), []
     for ply in range(max(plies) + 1):
-        listed = json.loads(subprocess.run([*DEALER, "moves", "--deal", "deal.json", "--moves", ",".join(played),
-                                            "--json"], cwd=folder, check=True, capture_output=True, text=True).stdout)
+        listed = session.moves()
         if ply in plies:
-            pairs = list(dict.fromkeys(tuple(SQUARE.findall(row["move"])[:2]) for row in listed["moves"]))
-            found.append((listed["fen"], pairs))
-        played.append(listed["moves"][len(listed["moves"]) // 2]["move"])
+            found.append((format_fen(session.position), list(dict.fromkeys((row.frm, row.to) for row in listed))))
+        session.play(listed[len(listed) // 2].move)
     return found
 
 
@@ -225,7 +226,7 @@ def test_every_legal_move_of_three_dealt_positions_is_played_by_tapping_on_a_pho
 
 def test_every_piece_of_a_dealt_army_reaches_every_target_by_tapping_on_a_phone(serve, browser, tmp_path):
     """The quick sibling of the test above: with the card open, every target of every piece is the square a tap
-    there hits (never the card), and a move of five of the pieces is played by tapping."""
+    there hits (never the card), and a move of three of the pieces is played by tapping."""
     fen, pairs = dealt_positions(tmp_path, (0,))[0]
     server = serve("--deal", "deal.json")
     context, page = opened(browser, server, None, PHONE)
@@ -240,7 +241,7 @@ def test_every_piece_of_a_dealt_army_reaches_every_target_by_tapping_on_a_phone(
             page.screenshot(path=str(SCREENSHOTS / "phone-dealt-card-open.png"))
         assert targets(page) == tos and all(under(page, where[to]) == to for to in tos)  # ... and covers none
         touch(page, frm, where)  # put it down
-    chosen = list(by_piece.items())[::3][:5]
+    chosen = list(by_piece.items())[::5][:3]
     play_by_tapping(page, [(frm, sorted(tos)[-1]) for frm, tos in chosen], "each-piece")
     assert page.problems == []
     context.close()

@@ -109,7 +109,8 @@ def test_no_response_sets_a_cookie_and_without_a_key_nothing_is_served(seats):
     assert "script-src 'sha256-" in reloaded.headers["content-security-policy"]
     script = re.search(r'src="(/static/[\w-]+/board.js)"', entry.text)[1]
     assert stranger.get(script).status_code == 200  # the page's own script: the same for every game, no key
-    assert stranger.get(script.replace("board.js", "%2e%2e/%2e%2e/api/state")).status_code == 404
+    for other in ("index.html", "%2e%2e/%2e%2e/api/state", "..%2fapp.py", "board.js.map", "Board.js"):
+        assert stranger.get(script.replace("board.js", other)).status_code == 404, other
 
 
 def test_the_board_of_an_earlier_move_and_the_pgn_so_far(seats):

@@ -16,8 +16,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from dealers_chess.cli.web.access import Access
@@ -34,6 +33,7 @@ PAGE_DIR = Path(__file__).with_name("static")  # the page, its scripts and style
 KEY_SLOT = "__DEALER_KEY__"  # where index.html receives the seat's key, for the page's script to send
 ASSETS_SLOT = "__ASSETS__"  # where index.html receives the path part of the page's own files
 MAX_PLY = 100_000
+ASSET_TYPES = {"js": "text/javascript", "css": "text/css"}  # the page's own files: its scripts and style sheet
 
 
 class Endpoints:
@@ -101,6 +101,14 @@ class Endpoints:
         except DealerError as error:  # words that do not fit the card: the page shows why, once per piece
             return Response(f"the card cannot be drawn: {error}", status_code=422, media_type="text/plain")
 
+    def asset(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        kind = name.rpartition(".")[2]
+        path = PAGE_DIR / name
+        if not re.fullmatch(r"[a-z]{1,20}\.(js|css)", name) or not path.is_file():
+            return Response("no such file", status_code=404, media_type="text/plain")
+        return FileResponse(path, media_type=ASSET_TYPES[kind])
+
     def picture(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
         path = self.table.picture_path(piece_id) if piece_id in self.table.session.position.catalogue else None
@@ -111,7 +119,8 @@ class Endpoints:
 
 def create_app(table: Table, access: Access) -> ASGIApp:
     """The web application serving `table` behind the guard: the page at / (opened by a printed address), its own
-    files under /static/ASSETS, the game under /api, card faces and pictures."""
+    scripts and style sheet under /static/ASSETS (nothing else there), the game under /api, card faces and
+    pictures."""
     ends = Endpoints(table, access)
     routes = [
         Route("/", ends.page), Route("/api/state", ends.state), Route("/api/events", ends.events),
@@ -119,7 +128,7 @@ def create_app(table: Table, access: Access) -> ASGIApp:
         Route("/api/play", ends.play, methods=["POST"]), Route("/api/command", ends.command, methods=["POST"]),
         Route("/api/cancel", ends.cancel, methods=["POST"]),
         Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
-        Mount(f"/static/{access.assets}", StaticFiles(directory=PAGE_DIR), name="static"),
+        Route(f"/static/{access.assets}/{{name}}", ends.asset),
     ]
     return Guard(Starlette(routes=routes), access)
 
