@@ -64,6 +64,22 @@ def drag(page, frm: str, to: str) -> None:
     page.mouse.up()
 
 
+def touch_drag(page, frm: str, to: str, midway=None) -> None:
+    """A finger pressed on `frm`, slid to `to` and lifted (Chromium's touch events through the DevTools protocol);
+    `midway()`, if given, is called with the finger half-way."""
+    where = centres(page)
+    (x0, y0), (x1, y1) = where[frm], where[to]
+    devtools = page.context.new_cdp_session(page)
+    for step in range(11):
+        kind = "touchStart" if step == 0 else "touchMove"
+        point = {"x": x0 + (x1 - x0) * step / 10, "y": y0 + (y1 - y0) * step / 10}
+        devtools.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [point]})
+        if step == 5 and midway:
+            midway()
+    devtools.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    devtools.detach()
+
+
 def moves_of(page) -> int:
     return page.eval_on_selector_all("#move-list .san", "nodes => nodes.length")
 
@@ -85,7 +101,9 @@ def test_two_seats_play_a_whole_game_each_moving_only_its_side_and_seeing_the_ot
         mover, other = (white, black) if ply % 2 else (black, white)
         frm, to = SQUARE.findall(move)
         started = time.monotonic()
-        if mover is white:  # White taps on the phone; Black drags with the mouse on the desktop
+        if mover is white and ply == 3:  # White drags a piece with a finger once
+            touch_drag(white, frm, to)
+        elif mover is white:  # and taps on the phone; Black drags with the mouse on the desktop
             touch(white, frm, where)
             assert to in targets(white)
             touch(white, to, where)
@@ -115,6 +133,47 @@ def test_two_seats_play_a_whole_game_each_moving_only_its_side_and_seeing_the_ot
     white_context.close()
     black_context.close()
     assert "4. Qxf7# 1-0" in server.record.read_text()
+
+
+def test_a_tap_acts_once_a_finger_or_a_mouse_drags_and_a_drop_elsewhere_keeps_the_piece_picked_up(serve, browser):
+    server = serve("chess")
+    phone_context, phone = opened(browser, server, None, PHONE)
+    desk_context, desk = opened(browser, server, None, DESKTOP)
+    phone.evaluate("() => { window.clicks = 0; document.addEventListener('click', () => window.clicks++, true); }")
+    where = centres(phone)
+    touch(phone, "e2", where)  # the tap is handled as the finger lifts; the click the browser sends after it is not
+    phone.wait_for_function("() => window.clicks === 1")  # a second tap (which would put the pawn down again)
+    assert targets(phone) == {"e3", "e4"}
+    touch(phone, "e2", where)
+    phone.wait_for_function("() => window.clicks === 2")
+    assert targets(phone) == set()
+    phone.evaluate("() => document.addEventListener('click', (event) => event.stopPropagation(), true)")
+    touch(phone, "g1", where)  # a phone's browser that sends no click after a touch: the tap is played all the same
+    assert targets(phone) == {"f3", "h3"}
+    touch(phone, "g1", where)
+    assert targets(phone) == set() and phone.evaluate("window.clicks") == 4
+
+    def in_the_air() -> None:  # the piece follows the finger, its square shows it lifted, its moves are marked
+        assert phone.locator("[data-ghost=g1]").count() == 1 and phone.locator("[data-square=g1] .lifted").count()
+        assert targets(phone) == {"f3", "h3"}
+    touch_drag(phone, "g1", "g3", in_the_air)  # dropped on no target: back on g1, still picked up
+    assert phone.locator("[data-ghost]").count() == 0 and targets(phone) == {"f3", "h3"} and moves_of(phone) == 0
+    touch_drag(phone, "g1", "f3")
+    wait_for_moves(desk, 1)
+    drag(desk, "e7", "e5")  # the mouse on the desktop
+    wait_for_moves(phone, 2)
+    desk.click("[data-square=d2]")  # a click: pressed and lifted on one square
+    assert targets(desk) == {"d3", "d4"}
+    desk.click("[data-square=d4]")
+    wait_for_moves(phone, 3)
+    desk.wait_for_timeout(900)  # a click no press came before (a screen reader's) is a tap too
+    desk.dispatch_event("[data-square=b8]", "click")
+    assert targets(desk) == {"a6", "c6"}
+    phone.screenshot(path=str(SCREENSHOTS / "phone-after-touch-drags.png"))
+    assert phone.problems == [] and desk.problems == []
+    phone_context.close()
+    desk_context.close()
+    assert "1. Nf3 e5 2. d4 *" in server.record.read_text()
 
 
 def test_a_seat_cannot_resign_or_claim_for_the_other_and_its_undo_asks(serve, browser):

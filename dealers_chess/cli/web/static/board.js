@@ -2,7 +2,7 @@
 // taps and drags back as moves. Every rule lives in the server; this script only draws, asks and forwards.
 
 import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, squareIndexAt } from "./draw.js";
-import { wireDragging } from "./drag.js";
+import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
 import {
   closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawStatus,
@@ -267,14 +267,12 @@ function wireBattle() {
 }
 
 function wireBoard() {
-  $("board").addEventListener("click", (event) => {
-    const square = event.target.closest("[data-square]");
-    if (!square) return;
-    ui.cursor = square.dataset.square;
-    tapSquare(square.dataset.square);
-  });
   $("board").addEventListener("keydown", keyOnBoard);
-  wireDragging(
+  wirePointer(
+    (name) => {
+      ui.cursor = name;
+      tapSquare(name);
+    },
     (name) => ui.state && ui.lookBack === null && !ui.busy && !thinking() && !ui.battleSteps
       && targetsOf(name).length > 0,
     (name) => {
