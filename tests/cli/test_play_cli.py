@@ -99,7 +99,7 @@ def test_spinal_tap_battle_move():
 
 
 def test_constable_spiel_free_castling_asks_which():
-    fen = "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1"
+    fen = "rnbqk2r/8/4p3/8/8/4P3/8/R3K2R w KQkq - 0 1"
     code, lines, _ = play("constable-spiel", "--fen", fen, script="e1f1\nh1\nO-O\ng8\n")
     assert code == 0
     assert lines[1].startswith("choice: White's King: castle or move, which: move = King e1-f1, no castling, h1 = ")
