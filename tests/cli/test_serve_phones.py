@@ -96,6 +96,9 @@ def test_two_seats_play_a_whole_game_each_moving_only_its_side_and_seeing_the_ot
     assert white.inner_text("#message") == "Black's Standard Pawn on e7 is the other player's."
     black.click("[data-square=e7]")  # its own piece, on White's turn: no marks
     assert targets(black) == set() and black.inner_text("#message").startswith("It is White's turn")
+    black.click("[data-square=g1]")  # White's knight, on White's turn: its card, but no marks on Black's page
+    assert targets(black) == set() and black.inner_text("#message") == "White's Knight on g1 is the other player's."
+    black.click("[data-square=g1]")
     seen_after: list[float] = []
     for ply, move in enumerate(SCHOLARS_MATE, start=1):
         mover, other = (white, black) if ply % 2 else (black, white)

@@ -9,7 +9,9 @@ import {
   followCard, placeCard, showCard,
 } from "./panel.js";
 import { isMuted, play, setMuted, soundOf, wake } from "./sound.js";
-import { $, PHONE, mySide, otherSide, pieceOn, say, seated, sideName, thinking, ui, watching } from "./store.js";
+import {
+  $, PHONE, mySide, otherSide, pieceOn, say, seated, sideName, targetsOf, thinking, ui, watching,
+} from "./store.js";
 
 // --- the state ---------------------------------------------------------------------------------------------
 
@@ -95,13 +97,6 @@ function accept(answer) {
 }
 
 // --- the board ------------------------------------------------------------------------------------------------
-
-function targetsOf(name) {
-  // the marked squares of the piece on `name`: only this page's own pieces on a side's page
-  const square = pieceOn(name);
-  if (!square || (seated() && square.side !== ui.state.seat) || watching()) return [];
-  return ui.state.targets[name] || [];
-}
 
 function tapSquare(name) {
   if (!ui.state) return;

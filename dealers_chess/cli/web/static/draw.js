@@ -1,7 +1,7 @@
 // The board as an SVG: squares, coordinates, pieces, the marks of the piece picked up, battle steps as arrows.
 
 import { image } from "./net.js";
-import { $, pieceOn, sideName, ui } from "./store.js";
+import { $, pieceOn, sideName, targetsOf, ui } from "./store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const S = 100; // one square in SVG units
@@ -38,7 +38,7 @@ function shownTargets() {
     const steps = ui.battleFrom ? state.battle_steps[ui.battleFrom] || [] : [];
     return new Map(steps.map((to) => [to, pieceOn(to) ? "capture" : "move"]));
   }
-  return new Map((ui.selected && state.targets[ui.selected] || []).map((t) => [t.to, t.kind]));
+  return new Map((ui.selected ? targetsOf(ui.selected) : []).map((t) => [t.to, t.kind]));
 }
 
 export function shownBoard() {

@@ -64,3 +64,10 @@ export function say(text, isError) {
 export function pieceOn(name) {
   return ui.state.squares.find((q) => q.name === name && q.piece);
 }
+
+export function targetsOf(name) {
+  // the moves of the piece on `name` that this page may play and marks: on a side's page only its own pieces'
+  const square = pieceOn(name);
+  if (!square || (seated() && square.side !== ui.state.seat) || watching()) return [];
+  return ui.state.targets[name] || [];
+}
