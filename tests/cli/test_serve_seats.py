@@ -257,10 +257,17 @@ def test_a_flood_of_malformed_requests_prints_one_line_per_cause(tmp_path):
         port = int(re.search(r":(\d+)/", [server.stdout.readline() for _ in range(2)][1])[1])
         upgrade = (f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
-        for request in [b"GARBAGE\r\n\r\n"] * 100 + [upgrade] * 30:  # no key needed to send either
+        keyless = f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+        foreign = keyless.replace(f"127.0.0.1:{port}".encode(), b"attacker.example")
+        posted = (f"POST /api/command HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: text/plain\r\n"
+                  "Content-Length: 2\r\nConnection: close\r\n\r\n{}").encode()
+        # no key needed to send any of these; refused without a key (403) or a Host (421), they print nothing
+        answers: list[bytes] = []
+        for request in [b"GARBAGE\r\n\r\n"] * 100 + [upgrade] * 30 + [keyless, foreign, posted] * 20:
             with socket.create_connection(("127.0.0.1", port)) as sock:
                 sock.sendall(request)
-                sock.recv(100)
+                answers.append(sock.recv(100)[:12])
+        assert answers[130:133] == [b"HTTP/1.1 403", b"HTTP/1.1 421", b"HTTP/1.1 403"]
     finally:
         server.send_signal(signal.SIGTERM)
         _, errors = server.communicate(timeout=20)
