@@ -55,7 +55,8 @@ def unchanged(table: Table) -> bool:
 
 def test_a_foreign_host_gets_nothing_on_any_route(game):
     table, access, stranger, page = game
-    for host in ("attacker.example:8765", "rebind.attacker.test", "127.0.0.1.nip.io:8765", "localhost.:8765", ""):
+    for host in ("attacker.example:8765", "rebind.attacker.test", "127.0.0.1.nip.io:8765", "localhost.:8765", "",
+                 "0.0.0.0:8765", "127.1:8765", "2130706433:8765", "127.0.0.2:8765"):  # the review's rebinding names
         for route in ROUTES:
             response = page.get(route, headers={"Host": host})
             assert response.status_code == 421, (host, route)
@@ -170,6 +171,18 @@ def test_bodies_over_the_limit_are_refused_before_they_are_read(game):
     assert streamed.status_code == 413
     assert streamed.json()["error"] == f"request too large: at most {MAX_BODY_BYTES} bytes"
     assert unchanged(table)
+
+
+def test_paths_out_of_the_served_folders_are_not_found_even_with_the_key(game):
+    table, access, stranger, page = game
+    assets = f"/static/{access.assets}/"
+    for folder in ("/card/", "/picture/", assets):  # the review's traversal variants (a bare ../ the client resolves)
+        for name in ("%2e%2e/app.py", "%2e%2e", "..%2fapp.py", "..%252fapp.py", "..%5capp.py",
+                     "board.js%00.svg", "/etc/passwd", "..%2f..%2f..%2fetc%2fpasswd", "__init__.py", "index.html"):
+            response = page.get(folder + name)
+            assert response.status_code == 404, (folder, name, response.status_code)
+            assert "import" not in response.text and "root:" not in response.text
+    assert page.get(assets + "board.js").status_code == 200
 
 
 def test_every_response_forbids_framing_and_sniffing(game):
