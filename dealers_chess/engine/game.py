@@ -7,7 +7,7 @@ pieces a game uses for its board. Positions are built in engine.setup and engine
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
@@ -93,6 +93,7 @@ class GameDef:
     dealt: bool = False  # the start is one sample deal: a game may start from any deal of catalogue pieces
     seed: str = ""
     notes: str = ""
+    source: str = field(default="", compare=False)  # the user's game file it was read from ("" for a built-in game)
 
     @property
     def corner_castling(self) -> bool:
@@ -125,7 +126,7 @@ def load_game(name: str) -> GameDef:
     if name in games:
         return games[name]
     if name.endswith(".toml"):
-        return read_game_file(Path(name))
+        return replace(read_game_file(Path(name)), source=str(Path(name).resolve()))  # a record resumes anywhere
     raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
 
 
