@@ -288,7 +288,7 @@ async function start() {
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
   const first = await call("/api/state"); // the clock starts when the page first loads
   if (first.error) lost(first.error);
-  else setState(first);
+  else say(setState(first), false); // the computer's move, when it moved before the page asked
   drawAll();
   follow(fromStream, lost);
 }
