@@ -38,9 +38,9 @@ NORMAL = Kind.NORMAL
 F_MOVE_CAPTURE = F_MOVE | F_CAPTURE  # a plain ray that moves to empty squares and captures the first enemy
 
 __all__ = [
-    "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "claimable_draw", "has_battle_move",
-    "has_legal_move", "in_check",
-    "is_attacked", "is_frozen", "legal_moves", "outcome", "play", "pseudo_moves", "refusal_reason",
+    "Outcome", "Result", "battle_move", "battle_moves", "capture_moves", "castling_partner_ok", "claimable_draw",
+    "has_battle_move", "has_legal_move", "in_check", "is_attacked", "is_frozen", "legal_moves", "outcome", "play",
+    "pseudo_moves", "refusal_reason", "safety_sets",
 ]
 
 
@@ -122,6 +122,50 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
                 break
     if pos.castling and pos.turn == side:
         moves.extend(castling_moves(pos, side))
+    return moves
+
+
+def capture_moves(pos: Position, side: int) -> list[Move]:
+    """The captures (en passant included) and promotions among `pseudo_moves(pos, side)`, in the same order,
+    without building the quiet moves: what a quiescence search tries (castling and pushes capture nothing)."""
+    moves: list[Move] = []
+    occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
+    ep = pos.ep if pos.turn == side else ()
+    restrained = uses_immobilizers(pos) or bool(pos.dazzled)
+    append, shielded = moves.append, pos.shielded
+    for sq in list(pos.squares[side]):
+        kind = types[piece[sq]]
+        if restrained and mobility(pos, sq) is not FREE:
+            continue  # a dazzled Teleporter's teleport captures nothing
+        walks = kind.walks
+        if walks is None:
+            found: list[Move] = []
+            _add_ray_moves(pos, kind, sq, side, ep, found)
+            moves.extend(m for m in found if m.promotion is not None or m.kind == Kind.EN_PASSANT
+                         or (m.kind == NORMAL and occ[m.to] != EMPTY))
+            continue
+        for flags, lame, walk in walks[side][sq] or square_walks(kind, side, sq):
+            if flags != F_MOVE_CAPTURE:
+                if flags & F_INITIAL and moved[sq]:
+                    continue
+                if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+                    continue
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    if flags & F_EP and to in ep:
+                        _add_en_passant(pos, kind, sq, to, side, moves)
+                    elif flags & F_MOVE and move is None:  # into the promotion zone: the promotions only
+                        entering: list[Move] = []
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, entering)
+                        moves.extend(m for m in entering if m.promotion is not None)
+                    continue
+                if flags & F_CAPTURE and who != side and not (types[piece[to]].uncapturable or to in shielded):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+                break
     return moves
 
 
@@ -228,16 +272,10 @@ def legal_moves(pos: Position) -> list[Move]:
     that leave all its royals safe, only the jumped Hyena's while it must move."""
     side = pos.turn
     moves = pseudo_moves(pos, side)
-    checked, sensitive = check_info(pos, side)
+    checked, risky, sensitive = safety_sets(pos, side)
     if checked or pos.must_move:
         legal = [m for m in moves if _safe_after(pos, m, side)]
     else:
-        # Not in check: an ordinary move is safe unless it leaves or enters a square on a line to a
-        # royal (`sensitive`) or moves a piece whose move changes attacks (a royal, a Hyena, a Dazzler).
-        risky = sensitive.union(pos.royals[side])
-        if pos.types.immobilizers or pos.types.dazzlers:
-            types, piece = pos.types.types, pos.piece
-            risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
         legal = [  # m[FRM] is m.frm: indexing a tuple is faster than its field names, in this the hottest loop
             m for m in moves
             if (m[KIND] == NORMAL and m[FRM] not in risky and m[TO] not in sensitive) or _safe_after(pos, m, side)
@@ -247,6 +285,19 @@ def legal_moves(pos: Position) -> list[Move]:
         if forced:
             return forced
     return legal
+
+
+def safety_sets(pos: Position, side: int) -> tuple[bool, set[int], set[int]]:
+    """(in check, risky, sensitive) for `side` to move. Not in check, an ordinary move (Kind.NORMAL) from a
+    square not in `risky` to a square not in `sensitive` leaves every royal safe; any other move needs
+    trying. `sensitive` holds the squares on lines to a royal that a move may open or enter (engine.attacks
+    check_info); `risky` adds the royals and the pieces whose move changes attacks (a Hyena, a Dazzler)."""
+    checked, sensitive = check_info(pos, side)
+    risky = sensitive.union(pos.royals[side])
+    if pos.types.immobilizers or pos.types.dazzlers:
+        types, piece = pos.types.types, pos.piece
+        risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
+    return checked, risky, sensitive
 
 
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
