@@ -12,13 +12,17 @@ from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, TypeAlias
+from typing import Annotated, NamedTuple, TypeAlias
 
 import msgspec
 
 from dealers_chess.engine.board import MAX_RANKS, Board, BoardError, parse_board_size
 from dealers_chess.engine.errors import GameError
 from dealers_chess.engine.kernel import (
+    F_CAPTURE,
+    F_EP,
+    F_INITIAL,
+    F_MOVE,
     F_PASS,
     capture_lines,
     compile_movement,
@@ -224,6 +228,7 @@ class TypeTable:
         self._codes = {piece.code: piece.id for piece in catalogue}
         self.immobilizers = False  # whether a type in the table freezes its neighbours (a Hyena)
         self.dazzlers = False  # whether a type in the table dazzles what it jumps (the Dazzler)
+        self.uncapturables = False  # whether a type in the table cannot be captured
 
     def __getitem__(self, index: int) -> PieceType | _Deferred:
         """The type at index as placed: a _Deferred stands in for its PieceType until its moves are needed."""
@@ -239,6 +244,7 @@ class TypeTable:
             self._by_id[piece_id] = found
             self.immobilizers = self.immobilizers or piece.has(Rule.IMMOBILIZE)
             self.dazzlers = self.dazzlers or piece.has(Rule.DAZZLE)
+            self.uncapturables = self.uncapturables or piece.has(Rule.UNCAPTURABLE)
         return found
 
     def compiled(self, index: int) -> PieceType:
@@ -315,21 +321,45 @@ def compile_type(piece: PieceDef, board: Board, game: GameDef, pawn_rank: int) -
     )
 
 
-def square_walks(kind: PieceType | _Deferred, side: int, sq: int) -> tuple:
-    """A walkable piece's rays from one square as (flags, squares that must be empty first,
-    ((destination, Move), ...)), built on first use and kept in `kind.walks`.
+ONTO_ANY, ONTO_EMPTY, ONTO_ENEMY = 0, 1, 2  # a one-square ray moves or captures, only moves, only captures
 
-    The moves are built once, so generating them is a walk over the occupancy; a destination in the
-    promotion zone has None instead, as its moves depend on the position.
+
+class SquareWalks(NamedTuple):
+    """A walkable piece's moves from one square, grouped by how the generator reads them.
+
+    Each destination comes with its Move, built once (None where the move enters the promotion zone:
+    those moves depend on the position). The one-square rays (most rays of pawns, knights and kings)
+    are read together, as one list, rather than as a walk each (a loop costs even when it is empty).
     """
-    zone, rays, new_move = kind.zone[side], [], tuple.__new__  # tuple.__new__: Move(sq, to) minus keyword handling
+
+    singles: tuple  # ((to, move, onto), ...): one-square rays; onto is ONTO_ANY, ONTO_EMPTY or ONTO_ENEMY
+    passants: tuple  # (to, ...): one-square capture rays that also take en passant
+    slides: tuple  # (((to, move), ...), ...): a line of squares up to the first piece, move or capture
+    others: tuple  # ((flags, squares that must be empty first, ((to, move), ...)), ...): the rest, walked in full
+
+
+def square_walks(kind: PieceType | _Deferred, side: int, sq: int) -> SquareWalks:
+    """A walkable piece's moves from one square (SquareWalks), built on first use and kept in `kind.walks`."""
+    zone, new_move = kind.zone[side], tuple.__new__  # tuple.__new__: Move(sq, to) minus keyword handling
+    singles, passants, slides, others = [], [], [], []
     for squares, flags, _ in kind.fast[side][sq]:
         passing = flags // F_PASS
         walk = tuple((to, None if zone[to] else new_move(Move, (sq, to) + PLAIN_TAIL)) for to in squares[passing:])
-        rays.append((flags, squares[:passing], walk))  # flags keep the count of squares that must be empty
+        if passing or flags & F_INITIAL:
+            others.append((flags, squares[:passing], walk))  # flags keep the count of squares that must be empty
+        elif len(walk) == 1 and flags in (F_MOVE | F_CAPTURE, F_MOVE):
+            singles.append(walk[0] + (ONTO_ANY if flags & F_CAPTURE else ONTO_EMPTY,))
+        elif len(walk) == 1 and flags & ~F_EP == F_CAPTURE:
+            singles.append(walk[0] + (ONTO_ENEMY,))
+            if flags & F_EP:
+                passants.append(walk[0][0])
+        elif flags == F_MOVE | F_CAPTURE:
+            slides.append(walk)
+        else:
+            others.append((flags, (), walk))
     walks = kind.walks
     assert walks is not None, "square_walks is called for walkable types only"
-    found = walks[side][sq] = tuple(rays)
+    found = walks[side][sq] = SquareWalks(tuple(singles), tuple(passants), tuple(slides), tuple(others))
     return found
 
 

@@ -14,6 +14,7 @@ from enum import Enum
 from dealers_chess.engine.attacks import (
     Mobility,
     check_info,
+    check_lines,
     immobility_reason,
     in_check,
     interposing_squares,
@@ -27,9 +28,9 @@ from dealers_chess.engine.attacks import (
 from dealers_chess.engine.castling import castling_moves, castling_partner_ok
 from dealers_chess.engine.dead import dead_position
 from dealers_chess.engine.errors import IllegalMoveError
-from dealers_chess.engine.game import Draws, Promotion, square_walks
+from dealers_chess.engine.game import ONTO_EMPTY, ONTO_ENEMY, Draws, Promotion, square_walks
 from dealers_chess.engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
-from dealers_chess.engine.move import FRM, KIND, PLAIN_TAIL, TO, Kind, Move
+from dealers_chess.engine.move import KIND, PLAIN_TAIL, TO, Kind, Move
 from dealers_chess.engine.position import SIDE_NAMES, Position, squares_between
 from dealers_chess.pieces.catalogue import Group
 
@@ -82,11 +83,21 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
 def pseudo_moves(pos: Position, side: int) -> list[Move]:
     """Every move of `side` that the pieces allow, before royal safety is checked."""
     moves: list[Move] = []
+    _generate(pos, side, moves, moves, None)
+    return moves
+
+
+def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], risky: set[int] | None) -> None:
+    """The pseudo-legal moves of `side`: ordinary moves of pieces not in `risky` into `sure`, the others
+    (a risky piece's, en passant, castling, pushes) into `unsure` (with risky None, every move into `sure`)."""
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
     ep = pos.ep if pos.turn == side else ()
     restrained = uses_immobilizers(pos) or bool(pos.dazzled)
-    append, shielded = moves.append, pos.shielded
-    for sq in list(pos.squares[side]):
+    shielded = pos.shielded
+    guarded = pos.types.uncapturables or bool(shielded)  # some piece may not be captured: ask per capture
+    for sq in pos.squares[side]:
+        moves = unsure if risky is not None and sq in risky else sure
+        append = moves.append
         kind = types[piece[sq]]
         if restrained and mobility(pos, sq) is not FREE:
             if kind.teleport is not None and mobility(pos, sq) is DAZZLED:  # a dazzled Teleporter still teleports
@@ -94,46 +105,89 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
             continue
         walks = kind.walks
         if walks is None:
-            _add_ray_moves(pos, kind, sq, side, ep, moves)
+            if moves is unsure:
+                _add_ray_moves(pos, kind, sq, side, ep, unsure)
+            else:
+                found: list[Move] = []
+                _add_ray_moves(pos, kind, sq, side, ep, found)
+                for m in found:
+                    (sure if m[KIND] == NORMAL else unsure).append(m)
             continue
-        # The common piece: plain rays with their moves built in advance (None where the move promotes).
-        for flags, lame, walk in walks[side][sq] or square_walks(kind, side, sq):
-            if flags != F_MOVE_CAPTURE:
-                if flags & F_INITIAL and moved[sq]:
+        # The common piece: plain rays with their moves built in advance (None where the move promotes),
+        # one-square rays grouped (engine.game.SquareWalks).
+        singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
+        for to, move, onto in singles:
+            who = occ[to]
+            if who == EMPTY:
+                if onto == ONTO_ENEMY:
                     continue
-                if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+            elif who == side or onto == ONTO_EMPTY or (guarded and _guarded(pos, to)):
+                continue
+            if move is None:
+                _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+            else:
+                append(move)
+        if ep and passants:
+            for to in passants:
+                if to in ep and occ[to] == EMPTY:
+                    _add_en_passant(pos, kind, sq, to, side, unsure)
+        for walk in slides:
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
                     continue
+                if who != side and not (guarded and _guarded(pos, to)):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+                break
+        for flags, lame, walk in others:
+            if flags & F_INITIAL and moved[sq]:
+                continue
+            if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+                continue
             for to, move in walk:
                 who = occ[to]
                 if who == EMPTY:
                     if flags & F_EP and to in ep:
-                        _add_en_passant(pos, kind, sq, to, side, moves)
+                        _add_en_passant(pos, kind, sq, to, side, unsure)
                     elif flags & F_MOVE:
                         if move is None:
                             _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
                         else:
                             append(move)
                     continue
-                if flags & F_CAPTURE and who != side and not (types[piece[to]].uncapturable or to in shielded):
+                if flags & F_CAPTURE and who != side and not (guarded and _guarded(pos, to)):
                     if move is None:
                         _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
                     else:
                         append(move)
                 break
     if pos.castling and pos.turn == side:
-        moves.extend(castling_moves(pos, side))
-    return moves
+        unsure.extend(castling_moves(pos, side))
+
+
+def _guarded(pos: Position, sq: int) -> bool:
+    """Whether the piece on sq may not be captured now: an uncapturable type, or shielded this turn."""
+    return pos.types.types[pos.piece[sq]].uncapturable or sq in pos.shielded
 
 
 def capture_moves(pos: Position, side: int) -> list[Move]:
-    """The captures (en passant included) and promotions among `pseudo_moves(pos, side)`, in the same order,
-    without building the quiet moves: what a quiescence search tries (castling and pushes capture nothing)."""
+    """The captures (en passant included) and promotions among `pseudo_moves(pos, side)`, without building the
+    quiet moves: what a quiescence search tries (castling and pushes capture nothing)."""
     moves: list[Move] = []
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
     ep = pos.ep if pos.turn == side else ()
     restrained = uses_immobilizers(pos) or bool(pos.dazzled)
     append, shielded = moves.append, pos.shielded
-    for sq in list(pos.squares[side]):
+    guarded = pos.types.uncapturables or bool(shielded)
+    enemy = 1 - side
+    for sq in pos.squares[side]:
         kind = types[piece[sq]]
         if restrained and mobility(pos, sq) is not FREE:
             continue  # a dazzled Teleporter's teleport captures nothing
@@ -144,29 +198,61 @@ def capture_moves(pos: Position, side: int) -> list[Move]:
             moves.extend(m for m in found if m.promotion is not None or m.kind == Kind.EN_PASSANT
                          or (m.kind == NORMAL and occ[m.to] != EMPTY))
             continue
-        for flags, lame, walk in walks[side][sq] or square_walks(kind, side, sq):
-            if flags != F_MOVE_CAPTURE:
-                if flags & F_INITIAL and moved[sq]:
+        singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
+        for to, move, onto in singles:
+            who = occ[to]
+            if who == enemy:
+                if onto != ONTO_EMPTY and not (guarded and _guarded(pos, to)):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+            elif who == EMPTY and move is None and onto != ONTO_ENEMY:
+                _add_promoting(pos, kind, sq, to, side, moves)
+        if ep and passants:
+            for to in passants:
+                if to in ep and occ[to] == EMPTY:
+                    _add_en_passant(pos, kind, sq, to, side, moves)
+        for walk in slides:
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    if move is None:
+                        _add_promoting(pos, kind, sq, to, side, moves)
                     continue
-                if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
-                    continue
+                if who != side and not (guarded and _guarded(pos, to)):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+                break
+        for flags, lame, walk in others:
+            if flags & F_INITIAL and moved[sq]:
+                continue
+            if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+                continue
             for to, move in walk:
                 who = occ[to]
                 if who == EMPTY:
                     if flags & F_EP and to in ep:
                         _add_en_passant(pos, kind, sq, to, side, moves)
-                    elif flags & F_MOVE and move is None:  # into the promotion zone: the promotions only
-                        entering: list[Move] = []
-                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, entering)
-                        moves.extend(m for m in entering if m.promotion is not None)
+                    elif flags & F_MOVE and move is None:
+                        _add_promoting(pos, kind, sq, to, side, moves)
                     continue
-                if flags & F_CAPTURE and who != side and not (types[piece[to]].uncapturable or to in shielded):
+                if flags & F_CAPTURE and who != side and not (guarded and _guarded(pos, to)):
                     if move is None:
                         _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
                     else:
                         append(move)
                 break
     return moves
+
+
+def _add_promoting(pos: Position, kind, sq: int, to: int, side: int, moves: list[Move]) -> None:
+    """The promotions of a move onto the empty square `to` in the zone (not the plain move, if allowed)."""
+    entering: list[Move] = []
+    _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, entering)
+    moves.extend(m for m in entering if m.promotion is not None)
 
 
 def _add_ray_moves(pos: Position, kind, sq: int, side: int, ep, moves: list[Move]) -> None:
@@ -271,15 +357,20 @@ def legal_moves(pos: Position) -> list[Move]:
     """Every legal move of the side to move (battle moves apart: `battle_moves`): the pseudo-legal moves
     that leave all its royals safe, only the jumped Hyena's while it must move."""
     side = pos.turn
-    moves = pseudo_moves(pos, side)
-    checked, risky, sensitive = safety_sets(pos, side)
+    checked, risky, entering = safety_sets(pos, side)
+    legal: list[Move]
     if checked or pos.must_move:
-        legal = [m for m in moves if _safe_after(pos, m, side)]
+        legal = [m for m in pseudo_moves(pos, side) if _safe_after(pos, m, side)]
     else:
-        legal = [  # m[FRM] is m.frm: indexing a tuple is faster than its field names, in this the hottest loop
-            m for m in moves
-            if (m[KIND] == NORMAL and m[FRM] not in risky and m[TO] not in sensitive) or _safe_after(pos, m, side)
-        ]
+        # Not in check: an ordinary move of a piece not in `risky` is safe unless it enters a square of a
+        # line that is not plain (`entering`, usually none); only the rest is tried (safety_sets).
+        legal = []
+        unsure: list[Move] = []
+        _generate(pos, side, legal, unsure, risky)
+        if entering:
+            unsure.extend(m for m in legal if m[TO] in entering)  # m[TO] is m.to: indexing is faster (hot)
+            legal = [m for m in legal if m[TO] not in entering]
+        legal.extend(m for m in unsure if _safe_after(pos, m, side))
     if pos.must_move:
         forced = [m for m in legal if m.frm in pos.must_move]
         if forced:
@@ -288,16 +379,17 @@ def legal_moves(pos: Position) -> list[Move]:
 
 
 def safety_sets(pos: Position, side: int) -> tuple[bool, set[int], set[int]]:
-    """(in check, risky, sensitive) for `side` to move. Not in check, an ordinary move (Kind.NORMAL) from a
-    square not in `risky` to a square not in `sensitive` leaves every royal safe; any other move needs
-    trying. `sensitive` holds the squares on lines to a royal that a move may open or enter (engine.attacks
-    check_info); `risky` adds the royals and the pieces whose move changes attacks (a Hyena, a Dazzler)."""
-    checked, sensitive = check_info(pos, side)
-    risky = sensitive.union(pos.royals[side])
+    """(in check, risky, entering) for `side` to move. Not in check, an ordinary move (Kind.NORMAL) from a
+    square not in `risky` to a square not in `entering` leaves every royal safe; any other move needs
+    trying. From engine.attacks.check_lines: a plain line's single blocker may not leave, a square of
+    another line (a hopper's) may neither be left nor entered; `risky` adds the royals and the pieces
+    whose move changes attacks (a Hyena, a Dazzler)."""
+    checked, leaving, entering = check_lines(pos, side)
+    risky = leaving.union(pos.royals[side])
     if pos.types.immobilizers or pos.types.dazzlers:
         types, piece = pos.types.types, pos.piece
         risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
-    return checked, risky, sensitive
+    return checked, risky, entering
 
 
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
