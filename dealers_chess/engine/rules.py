@@ -28,7 +28,16 @@ from dealers_chess.engine.attacks import (
 from dealers_chess.engine.castling import castling_moves, castling_partner_ok
 from dealers_chess.engine.dead import dead_position
 from dealers_chess.engine.errors import IllegalMoveError
-from dealers_chess.engine.game import ONTO_EMPTY, ONTO_ENEMY, Draws, Promotion, square_walks
+from dealers_chess.engine.game import (
+    HOT_SQUARE,
+    NOT_COMPILED,
+    ONTO_EMPTY,
+    ONTO_ENEMY,
+    Draws,
+    Promotion,
+    square_code,
+    square_walks,
+)
 from dealers_chess.engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
 from dealers_chess.engine.move import KIND, PLAIN_TAIL, TO, Kind, Move
 from dealers_chess.engine.position import SIDE_NAMES, Position, squares_between
@@ -113,6 +122,16 @@ def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], ri
                 for m in found:
                     (sure if m[KIND] == NORMAL else unsure).append(m)
             continue
+        if not guarded:  # the square's moves as compiled code, once it is hot (engine.game.square_code)
+            code = kind.compiled[0][side][sq]
+            if code is not None:
+                code(occ, moved, append)
+                if ep:
+                    for to in (walks[side][sq] or square_walks(kind, side, sq)).passants:
+                        if to in ep and occ[to] == EMPTY:
+                            _add_en_passant(pos, kind, sq, to, side, unsure)
+                continue
+            _warm(kind, side, sq, 0)
         # The common piece: plain rays with their moves built in advance (None where the move promotes),
         # one-square rays grouped (engine.game.SquareWalks).
         singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
@@ -131,20 +150,14 @@ def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], ri
             for to in passants:
                 if to in ep and occ[to] == EMPTY:
                     _add_en_passant(pos, kind, sq, to, side, unsure)
-        for walk in slides:
+        for walk in slides:  # (no square of a slide promotes)
             for to, move in walk:
                 who = occ[to]
                 if who == EMPTY:
-                    if move is None:
-                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
-                    else:
-                        append(move)
+                    append(move)
                     continue
                 if who != side and not (guarded and _guarded(pos, to)):
-                    if move is None:
-                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
-                    else:
-                        append(move)
+                    append(move)
                 break
         for flags, lame, walk in others:
             if flags & F_INITIAL and moved[sq]:
@@ -170,6 +183,18 @@ def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], ri
                 break
     if pos.castling and pos.turn == side:
         unsure.extend(castling_moves(pos, side))
+
+
+def _warm(kind, side: int, sq: int, captures: int) -> None:
+    """Count a generation from a square; a hot one gets its moves compiled (engine.game.square_code)."""
+    heat = kind.heat[captures][side]
+    heat[sq] += 1
+    if heat[sq] == HOT_SQUARE:
+        code = square_code(kind, side, sq, bool(captures))
+        if code is None:
+            heat[sq] = NOT_COMPILED
+        else:
+            kind.compiled[captures][side][sq] = code
 
 
 def _guarded(pos: Position, sq: int) -> bool:
@@ -198,6 +223,16 @@ def capture_moves(pos: Position, side: int) -> list[Move]:
             moves.extend(m for m in found if m.promotion is not None or m.kind == Kind.EN_PASSANT
                          or (m.kind == NORMAL and occ[m.to] != EMPTY))
             continue
+        if not guarded:  # compiled code, as in _generate
+            code = kind.compiled[1][side][sq]
+            if code is not None:
+                code(occ, moved, append)
+                if ep:
+                    for to in (walks[side][sq] or square_walks(kind, side, sq)).passants:
+                        if to in ep and occ[to] == EMPTY:
+                            _add_en_passant(pos, kind, sq, to, side, moves)
+                continue
+            _warm(kind, side, sq, 1)
         singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
         for to, move, onto in singles:
             who = occ[to]
@@ -213,18 +248,13 @@ def capture_moves(pos: Position, side: int) -> list[Move]:
             for to in passants:
                 if to in ep and occ[to] == EMPTY:
                     _add_en_passant(pos, kind, sq, to, side, moves)
-        for walk in slides:
+        for walk in slides:  # (no square of a slide promotes)
             for to, move in walk:
                 who = occ[to]
                 if who == EMPTY:
-                    if move is None:
-                        _add_promoting(pos, kind, sq, to, side, moves)
                     continue
                 if who != side and not (guarded and _guarded(pos, to)):
-                    if move is None:
-                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
-                    else:
-                        append(move)
+                    append(move)
                 break
         for flags, lame, walk in others:
             if flags & F_INITIAL and moved[sq]:
