@@ -49,15 +49,31 @@ def castling_moves(pos: Position, side: int) -> list[Move]:
     occ, plans = pos.occ, pos.castle_plans
     restrained = bool(pos.dazzled) or uses_immobilizers(pos)
     candidates = []
+    royals = pos.royals[side]
+    only = next(iter(royals)) if len(royals) == 1 else -1  # the side's one royal (most games), else -1
     for partner in pos.castling:
         if occ[partner] != side:
             continue
-        royal = pos.royal_for(partner)
-        if royal < 0 or (restrained and not (_free(pos, royal) and _free(pos, partner))):
+        if only >= 0:
+            # With one royal, whether it castles with this partner depends on the two squares alone: the
+            # plans (none if it does not) are kept by the pair, without asking royal_for each time.
+            royal = only
+            found = plans.get((royal, partner))
+            if found is None:
+                found = plans[royal, partner] = (
+                    _castle_plans(pos.board, pos.game.castling, royal, partner)
+                    if pos.royal_for(partner) == royal else ())
+            if not found:
+                continue
+        else:
+            royal = pos.royal_for(partner)
+            if royal < 0:
+                continue
+            found = plans.get((royal, partner))
+            if found is None:
+                found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
+        if restrained and not (_free(pos, royal) and _free(pos, partner)):
             continue
-        found = plans.get((royal, partner))
-        if found is None:
-            found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
         for royal_to, partner_to, between in found:
             for sq in between:
                 if occ[sq] != EMPTY:

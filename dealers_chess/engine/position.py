@@ -348,17 +348,12 @@ class Position:
         forward component (straight or diagonally forward); retreats and sideways moves set none."""
         if m.kind != Kind.NORMAL or victim >= 0 or mover.no_ep_victim or m.promotion is not None:
             return (), -1
-        board = self.board
-        dx = board.file_of(m.to) - board.file_of(m.frm)
-        dy = board.rank_of(m.to) - board.rank_of(m.frm)
-        steps = max(abs(dx), abs(dy))
-        forward = dy > 0 if side == WHITE else dy < 0
-        if steps < 2 or not forward or not (dx == 0 or abs(dx) == abs(dy)):
-            return (), -1
-        ux, uy = dx // steps, dy // steps
-        x, y = board.file_of(m.frm), board.rank_of(m.frm)
-        passed = tuple(board.square(x + ux * k, y + uy * k) for k in range(1, steps))
-        return passed, m.to
+        files = self.board.files
+        key = (files, m.frm, m.to, side)
+        found = _PASSED.get(key)
+        if found is None:
+            found = _PASSED[key] = _passed(self.board, m.frm, m.to, side)
+        return found
 
     def _hands_after(self, m: Move, victim: int, s: int, mover) -> None:
         hands = list(self.hands)
@@ -394,6 +389,23 @@ class Position:
                 elif side != EMPTY:
                     (must if self.types.types[self.piece[sq]].immobilize else dazzled).add(sq)
         self.dazzled, self.shielded, self.must_move = frozenset(dazzled), frozenset(shielded), frozenset(must)
+
+
+_PASSED: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int]] = {}  # (files, frm, to, side) -> _passed
+
+
+def _passed(board: Board, frm: int, to: int, side: int) -> tuple[tuple[int, ...], int]:
+    """Position._ep_after's answer for a pawn's ordinary non-capturing move: the squares passed and its
+    square, or ((), -1) (it depends on the squares and the side alone, so it is kept)."""
+    dx = board.file_of(to) - board.file_of(frm)
+    dy = board.rank_of(to) - board.rank_of(frm)
+    steps = max(abs(dx), abs(dy))
+    forward = dy > 0 if side == WHITE else dy < 0
+    if steps < 2 or not forward or not (dx == 0 or abs(dx) == abs(dy)):
+        return (), -1
+    ux, uy = dx // steps, dy // steps
+    x, y = board.file_of(frm), board.rank_of(frm)
+    return tuple(board.square(x + ux * k, y + uy * k) for k in range(1, steps)), to
 
 
 def takes_shared_extra(hand: tuple[str, ...], shared: tuple[str, ...], piece_id: str) -> bool:
