@@ -41,10 +41,11 @@ def _targets(board: Board, castling: Castling, royal: int, partner: int) -> list
     return [(board.square(2, rank), board.square(3, rank))]
 
 
-def castling_moves(pos: Position, side: int) -> list[Move]:
+def castling_moves(pos: Position, side: int, checked: bool | None = None) -> list[Move]:
     """Castling moves whose path rules hold (royal safety afterwards is checked with the others).
 
     Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle.
+    `checked`, when the caller knows it, is whether the side is in check (asked here otherwise).
     """
     occ, plans = pos.occ, pos.castle_plans
     restrained = bool(pos.dazzled) or uses_immobilizers(pos)
@@ -80,7 +81,7 @@ def castling_moves(pos: Position, side: int) -> list[Move]:
                     break
             else:
                 candidates.append((partner, royal, royal_to, partner_to))
-    if not candidates or in_check(pos, side):
+    if not candidates or (in_check(pos, side) if checked is None else checked):
         return []
     candidates.sort(key=lambda c: c[0])  # by partner square, each partner's landings in order
     return [

@@ -182,7 +182,7 @@ def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], ri
                         append(move)
                 break
     if pos.castling and pos.turn == side:
-        unsure.extend(castling_moves(pos, side))
+        unsure.extend(castling_moves(pos, side, False if risky is not None else None))  # (routed: not in check)
 
 
 def _warm(kind, side: int, sq: int, captures: int) -> None:
@@ -424,7 +424,11 @@ def safety_sets(pos: Position, side: int) -> tuple[bool, set[int], set[int]]:
 
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
     """Whether `side` still has a royal after the move and none of them is attacked."""
-    mover = pos.types.types[pos.piece[m.frm]]
+    types = pos.types.types
+    mover = types[pos.piece[m.frm]]
+    if (mover.royal and m.kind == NORMAL and m.promotion is None and len(pos.royals[side]) == 1
+            and not (pos.types.immobilizers or pos.types.dazzlers)):
+        return _royal_step_safe(pos, m.frm, m.to, side)
     idle: frozenset[int] = frozenset()
     shield: frozenset[int] = frozenset()
     if mover.dazzle:
@@ -438,6 +442,32 @@ def _safe_after(pos: Position, m: Move, side: int) -> bool:
         return bool(royals) and not any(r not in shield and is_attacked(pos, r, 1 - side, idle) for r in royals)
     finally:
         pos.revert(undo)
+
+
+def _royal_step_safe(pos: Position, frm: int, to: int, side: int) -> bool:
+    """_safe_after for an ordinary move of a side's only royal, without making it (kings move most often
+    of the moves that must be tried): the destination must not be attacked once the royal has left its
+    square (an enemy there is taken, so it attacks nothing). A Zombie's capture, which turns the royal
+    into a pawn, is made and tried like any other move."""
+    victim = pos.piece[to]
+    enemy = 1 - side
+    if victim >= 0 and pos.types.types[victim].convert_captor:
+        undo = pos.apply(Move(frm, to))
+        try:
+            royals = pos.royals[side]
+            return bool(royals) and not any(is_attacked(pos, r, enemy) for r in royals)
+        finally:
+            pos.revert(undo)
+    occ, taken = pos.occ, pos.squares[enemy]
+    occ[frm] = EMPTY
+    if victim >= 0:
+        taken.discard(to)
+    try:
+        return not is_attacked(pos, to, enemy)
+    finally:
+        occ[frm] = side
+        if victim >= 0:
+            taken.add(to)
 
 
 def _obliged(pos: Position) -> bool:
