@@ -244,10 +244,6 @@ def capture_moves(pos: Position, side: int) -> list[Move]:
                         append(move)
             elif who == EMPTY and move is None and onto != ONTO_ENEMY:
                 _add_promoting(pos, kind, sq, to, side, moves)
-        if ep and passants:
-            for to in passants:
-                if to in ep and occ[to] == EMPTY:
-                    _add_en_passant(pos, kind, sq, to, side, moves)
         for walk in slides:  # (no square of a slide promotes)
             for to, move in walk:
                 who = occ[to]
@@ -275,6 +271,10 @@ def capture_moves(pos: Position, side: int) -> list[Move]:
                     else:
                         append(move)
                 break
+        if ep and passants:  # last, as after the compiled code: the same order either way
+            for to in passants:
+                if to in ep and occ[to] == EMPTY:
+                    _add_en_passant(pos, kind, sq, to, side, moves)
     return moves
 
 

@@ -109,13 +109,18 @@ class Evaluator:
 
     def evaluate(self, pos: Position) -> int:
         """The position's worth to the side to move, in centipawns."""
-        piece, terms = pos.piece, self.terms
+        piece, terms, occ, moved = pos.piece, self.terms, pos.occ, pos.moved
         known = len(terms)
         total, phase = 0, 0
         pawn_bits = [0, 0]  # each side's pawns as a bitmask of squares
         pawns: tuple[list, list] = ([], [])  # each side's (square, terms) of its pawns
+        # The squares around each side's royals, and the attacks on them counted as the pieces go by:
+        # attackers[s] pieces of the enemy of s reach them, units[s] is their weight times the squares.
+        zones = self._zones(pos) if self.weights.royal_danger else (0, 0)
+        attackers, units = [0, 0], [0, 0]
         for side in (0, 1):
             part, bits, found = 0, 0, pawns[side]
+            target = zones[1 - side]
             for sq in pos.squares[side]:
                 t = piece[sq]
                 entry = terms[t] if t < known else self.type_terms(t)
@@ -124,6 +129,12 @@ class Evaluator:
                 if entry.pawn:
                     bits |= 1 << sq
                     found.append((sq, entry))
+                elif entry.danger and entry.reach[side][sq] & target:  # type: ignore[index]
+                    hit = entry.reach[side][sq] & target  # type: ignore[index]
+                    squares = _open_targets(hit, entry.attacks[side][sq], occ, not moved[sq])
+                    if squares:
+                        attackers[1 - side] += 1
+                        units[1 - side] += entry.danger * squares
             pawn_bits[side] = bits
             hand = pos.hands[side]
             if hand:
@@ -132,9 +143,18 @@ class Evaluator:
         phase = min(phase, self.full_phase)
         if pawns[0] or pawns[1]:
             total += self._pawn_structure(pawns, pawn_bits, phase)
-        total += self._royal_safety(pos, phase)
+        total += self._royal_safety(pos, phase, attackers, units)
         score = total if pos.turn == 0 else -total
         return score + self.weights.tempo
+
+    def _zones(self, pos: Position) -> tuple[int, int]:
+        """Per side, the squares of its royals and around them (a bitmask)."""
+        zone = self.royal_zone
+        found = [0, 0]
+        for side in (0, 1):
+            for r in pos.royals[side]:
+                found[side] |= zone[r]
+        return found[0], found[1]
 
     def _pawn_structure(self, pawns: tuple[list, list], bits: list[int], phase: int) -> int:
         """Passed pawns (weighed from middlegame to endgame), isolated and doubled pawns; White's view."""
@@ -156,66 +176,50 @@ class Evaluator:
             total += part if side == 0 else -part
         return total
 
-    def _royal_safety(self, pos: Position, phase: int) -> int:
+    def _royal_safety(self, pos: Position, phase: int, attackers: list[int], units: list[int]) -> int:
         """Back rank and pawn shield weighed by how many pieces remain, the centre as they go; and the
-        danger from enemy pieces that attack the squares around a royal (two attackers or more)."""
+        danger from enemy pieces that attack the squares around the royals (two attackers or more):
+        their weights times the squares they attack, squared."""
         full, piece, terms = self.full_phase, pos.piece, self.terms
-        shield_weight = self.weights.royal_shield
-        danger_weight = self.weights.royal_danger
+        w = self.weights
+        shield_weight = w.royal_shield
         total = 0
         for side in (0, 1):
             sign = 1 if side == 0 else -1
             mg_table, eg_table, shields = self.royal_mg[side], self.royal_eg[side], self.shield[side]
+            danger = 0
+            if attackers[side] >= 2:
+                danger = min(units[side] * units[side] * w.royal_danger // 100, w.royal_danger_cap)
             for r in pos.royals[side]:
-                mg = mg_table[r]
+                mg = mg_table[r] - danger
                 if shield_weight:
                     for sq in shields[r]:
                         t = piece[sq]
                         if t >= 0 and pos.occ[sq] == side and t < len(terms) and terms[t].pawn:
                             mg += shield_weight
-                if danger_weight and phase:
-                    mg -= self._danger(pos, side, r)
                 total += sign * (mg * phase + eg_table[r] * (full - phase)) // full
         return total
 
-    def _danger(self, pos: Position, side: int, royal: int) -> int:
-        """How much the enemy pieces that attack the squares around `side`'s royal threaten it: their
-        weights times the squares attacked, squared (none with fewer than two attackers)."""
-        zone = self.royal_zone[royal]
-        enemy = 1 - side
-        occ, piece, terms = pos.occ, pos.piece, self.terms
-        known = len(terms)
-        attackers = units = 0
-        for e in pos.squares[enemy]:
-            t = piece[e]
-            entry = terms[t] if t < known else self.type_terms(t)
-            if not entry.danger:
-                continue
-            hit = entry.reach[enemy][e] & zone  # type: ignore[index]
-            if not hit:
-                continue
-            table, unmoved, squares = entry.attacks[enemy][e], not pos.moved[e], 0
-            while hit:  # each square around the royal the piece reaches on an empty board
-                low = hit & -hit
-                hit ^= low
-                for line in table[low.bit_length() - 1]:
-                    before, ray = line
-                    if ray is None:  # a plain line, open when the squares before the target are empty (inlined)
-                        for b in before:
-                            if occ[b] != EMPTY:
-                                break
-                        else:
-                            squares += 1
-                            break
-                    elif line_open(line, occ, unmoved):
-                        squares += 1
+
+def _open_targets(hit: int, table: dict, occ: list[int], unmoved: bool) -> int:
+    """How many of the squares in `hit` (a bitmask) the attack lines `table` (target -> lines) reach open."""
+    squares = 0
+    while hit:  # each square the piece reaches on an empty board
+        low = hit & -hit
+        hit ^= low
+        for line in table[low.bit_length() - 1]:
+            before, ray = line
+            if ray is None:  # a plain line, open when the squares before the target are empty (inlined)
+                for b in before:
+                    if occ[b] != EMPTY:
                         break
-            if squares:
-                attackers += 1
-                units += entry.danger * squares
-        if attackers < 2:
-            return 0
-        return min(units * units * self.weights.royal_danger // 100, self.weights.royal_danger_cap)
+                else:
+                    squares += 1
+                    break
+            elif line_open(line, occ, unmoved):
+                squares += 1
+                break
+    return squares
 
 
 _SHARED: dict[tuple, tuple[object, dict[str, TypeTerms]]] = {}
