@@ -159,16 +159,40 @@ class Usage:
 
 
 def last_info(lines: list[str]) -> dict:
-    """depth and nodes of the last `info depth` line."""
+    """depth, nodes and score (centipawns for the side to move; a mate as +-100000) of the last `info` line
+    with a score."""
     for line in reversed(lines):
         words = line.split()
         if words[:1] == ["info"] and "depth" in words and "score" in words:
-            found = {}
+            found: dict = {}
             for key in ("depth", "nodes"):
                 if key in words:
                     found[key] = words[words.index(key) + 1]
+            kind, value = words[words.index("score") + 1: words.index("score") + 3]
+            if kind == "cp":
+                found["score"] = int(value)
+            elif kind == "mate":
+                found["score"] = 100_000 if int(value) > 0 else -100_000
             return found
     return {}
+
+
+RESIGN_CP, RESIGN_PLIES = 900, 8  # adjudicated won: both engines' scores past 9 pawns for 8 plies running
+DRAW_CP, DRAW_PLIES, DRAW_FROM = 8, 24, 120  # adjudicated drawn: within 8 cp for 24 plies, after ply 120
+
+
+def adjudicated(scores: list[int | None], plies: int) -> str | None:
+    """A result both engines' own scores agree on (White's view per ply), or None."""
+    recent = scores[-RESIGN_PLIES:]
+    if len(recent) == RESIGN_PLIES and all(s is not None for s in recent):
+        if all(s >= RESIGN_CP for s in recent):  # type: ignore[operator]
+            return "1-0"
+        if all(s <= -RESIGN_CP for s in recent):  # type: ignore[operator]
+            return "0-1"
+    recent = scores[-DRAW_PLIES:]
+    if plies >= DRAW_FROM and len(recent) == DRAW_PLIES and all(s is not None and abs(s) <= DRAW_CP for s in recent):
+        return "1/2-1/2"
+    return None
 
 
 def deal_fen(seed: int) -> str:
@@ -200,7 +224,7 @@ def starts(kind: str, games: int, seed: int) -> list[tuple[str, str, list[str]]]
 
 
 def play_game(engines: tuple[Engine, Engine], game_id: str, fen: str, opening: list[str], limits: tuple,
-              clock: tuple[float, float] | None, usage: tuple[Usage, Usage], log) -> str:
+              clock: tuple[float, float] | None, usage: tuple[Usage, Usage], log, adjudicate: bool = False) -> str:
     """One game, engines[0] White; the result '1-0', '0-1' or '1/2-1/2'."""
     game = load_game(game_id)
     pos = parse_fen(fen, game)
@@ -213,6 +237,7 @@ def play_game(engines: tuple[Engine, Engine], game_id: str, fen: str, opening: l
         engine.new_game(None if game_id == "chess" else game_id)
     clocks = [clock[0], clock[0]] if clock else None
     budget = [clock[0], clock[0]] if clock else None
+    scores: list[int | None] = []  # each move's score from White's view, as its engine reported it
     result = None
     while result is None:
         ended = outcome(pos)
@@ -249,7 +274,10 @@ def play_game(engines: tuple[Engine, Engine], game_id: str, fen: str, opening: l
             used.time_losses += 1
             break
         spent = time.perf_counter() - started
-        used.add(spent, last_info(seen))
+        info = last_info(seen)
+        used.add(spent, info)
+        score = info.get("score")
+        scores.append(None if score is None else (score if side == 0 else -score))
         if clocks is not None:
             assert budget is not None and clock is not None
             clocks[side] -= spent
@@ -272,6 +300,10 @@ def play_game(engines: tuple[Engine, Engine], game_id: str, fen: str, opening: l
             result = "0-1" if side == 0 else "1-0"
             break
         words.append(text)
+        if adjudicate and result is None:
+            result = adjudicated(scores, len(pos.stack))
+            if result is not None:
+                log(f"    adjudicated by both engines' scores: {result}")
     if clocks is not None:
         assert budget is not None
         for side in (0, 1):
@@ -318,6 +350,9 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for the first engine")
     parser.add_argument("--their-option", action="append", default=[], help="NAME=VALUE for the second engine")
     parser.add_argument("--log", help="write the games here too")
+    parser.add_argument("--adjudicate", action="store_true",
+                        help=f"end a game both engines score past {RESIGN_CP} cp for {RESIGN_PLIES} plies (won), or "
+                             f"within {DRAW_CP} cp for {DRAW_PLIES} plies after ply {DRAW_FROM} (drawn)")
     args = parser.parse_args()
     ours_command = args.ours_command.split() if args.ours_command else [args.ours, "-m", "dealers_chess", "uci"]
     if args.theirs_command:
@@ -349,7 +384,8 @@ def main() -> None:
         f"(in {args.theirs_dir or '.'})")
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     log(f"start {args.start}, {args.games} games, ours {ours_limit.words() or '-'}, theirs "
-        f"{their_limit.words() or '-'}, clock {args.clock or '-'}; load {load}")
+        f"{their_limit.words() or '-'}, clock {args.clock or '-'}, adjudication {'on' if args.adjudicate else 'off'}; "
+        f"load {load}")
     started = time.perf_counter()
     ours = Engine(ours_command, "ours", args.ours_dir)
     theirs = Engine(theirs_command, "theirs", args.theirs_dir)
@@ -372,7 +408,7 @@ def main() -> None:
             log(f"game {index + 1}: ours {'White' if ours_white else 'Black'}, {game_id}"
                 f"{' seed ' + str(args.seed + pair) if args.start == 'deals' else ''}"
                 f"{', opening ' + ' '.join(opening) if opening else ''}")
-            result = play_game(engines, game_id, fen, opening, limits, clock, uses, log)
+            result = play_game(engines, game_id, fen, opening, limits, clock, uses, log, args.adjudicate)
             white, black = POINTS[result]
             mine = white if ours_white else black
             points += mine

@@ -439,7 +439,7 @@ class Searcher:
         static = -INFINITE
         improving = False
         if not checked:
-            static = self._eval()
+            static = self._eval(check)
             self.static_at[ply] = static
             improving = ply < 2 or static > self.static_at[ply - 2]
             if not pv_node and abs(beta) < MATE_BOUND:
@@ -617,7 +617,7 @@ class Searcher:
         lazy = not (pos.must_move or pos.types.dazzlers)  # as in _node
         if checked:
             return self._evasions(alpha, beta, ply, lazy, check)
-        stand = self._eval()
+        stand = self._eval(check)
         if stand >= beta:
             return stand
         margin = self.config.search.delta_margin
@@ -799,16 +799,18 @@ class Searcher:
             ids.update(pos.types.types[t].piece.promotes_to)
         return max((ev.value(i) for i in ids if i in pos.catalogue), default=0)
 
-    def _eval(self) -> int:
-        """The static evaluation, remembered by the referee's key of the position (placement, side, hands)."""
-        pos = self.pos
-        check = hash(pos.keys[-1] if pos.keys else pos.key())
+    def _eval(self, check: int | None = None) -> int:
+        """The static evaluation, remembered by the position's table check (`check`, when the node has it)
+        or the hash of the referee's key of the position (placement, side, hands)."""
+        if check is None:
+            pos = self.pos
+            check = hash(pos.keys[-1] if pos.keys else pos.key())
         slots = self.eval_slots
         slot = check & (EVAL_SLOTS - 1)
         entry = slots[slot]
         if entry is not None and entry[0] == check:
             return entry[1]
-        score = self.evaluator.evaluate(pos)
+        score = self.evaluator.evaluate(self.pos)
         slots[slot] = (check, score)
         return score
 

@@ -42,6 +42,7 @@ MOVES_TO_GO = 30  # moves the remaining time must last when the GUI does not say
 MOST_MOVES_TO_GO = 50  # a movestogo above this is read as this
 TARGET_SCALE = 5.0  # on a clock the search may run to this many times its target, when an iteration needs it
 MOST_OF_CLOCK = 0.25  # never more than this share of the remaining time on one move (unless it is the last)
+RESERVE_S = 0.1  # kept out of the shared time on a clock (at most a quarter of it): room for a slow answer
 HARD_STOP_S = 0.005  # the guard timer stops the search this long before its allotment ends, whatever it does
 GO_NUMBERS = ("movetime", "depth", "nodes", "wtime", "btime", "winc", "binc", "movestogo", "mate")
 GO_FLAGS = ("infinite", "ponder")
@@ -143,8 +144,9 @@ class TimePlan:
 def plan_time(go: Go, side: int, overhead_ms: int = OVERHEAD_MS[0]) -> TimePlan:
     """The time to think on a move: movetime less the overhead, or a share of the side's clock.
 
-    From a clock: the time left plus the increments to come over the moves to go (30 when not said),
-    less the overhead of each answer, shared evenly: that is the target. The search may run up to five
+    From a clock: the time left (less a reserve of 0.1 s, or a quarter of it) plus the increments to come
+    over the moves to go (30 when not said), less the overhead of each answer, shared evenly: that is
+    the target. The search may run up to five
     times the target to finish or use an iteration, never past a quarter of the time left (all of it but
     the overhead on the last move before a time control).
     """
@@ -158,7 +160,8 @@ def plan_time(go: Go, side: int, overhead_ms: int = OVERHEAD_MS[0]) -> TimePlan:
         return TimePlan(None)
     left, inc = max(left_ms, 0) / 1000, (inc_ms or 0) / 1000
     moves = min(go.movestogo or MOVES_TO_GO, MOST_MOVES_TO_GO)
-    pool = max(0.0, left + inc * (moves - 1) - overhead * (moves + 2))
+    reserve = min(RESERVE_S, left / 4) if moves > 1 else 0.0
+    pool = max(0.0, left - reserve + inc * (moves - 1) - overhead * (moves + 2))
     target = pool / moves
     if moves == 1:
         hard = left - overhead
