@@ -146,9 +146,9 @@ def plan_time(go: Go, side: int, overhead_ms: int = OVERHEAD_MS[0]) -> TimePlan:
 
     From a clock: the time left (less a reserve of 0.1 s, or a quarter of it) plus the increments to come
     over the moves to go (30 when not said), less the overhead of each answer, shared evenly: that is
-    the target. The search may run up to five
-    times the target to finish or use an iteration, never past a quarter of the time left (all of it but
-    the overhead on the last move before a time control).
+    the target. The search may run up to five times the target to finish or use an iteration, never
+    past a quarter of the time left (all of it but the reserve and the overhead on the last move before
+    a time control).
     """
     overhead = overhead_ms / 1000
     if go.infinite:
@@ -160,11 +160,11 @@ def plan_time(go: Go, side: int, overhead_ms: int = OVERHEAD_MS[0]) -> TimePlan:
         return TimePlan(None)
     left, inc = max(left_ms, 0) / 1000, (inc_ms or 0) / 1000
     moves = min(go.movestogo or MOVES_TO_GO, MOST_MOVES_TO_GO)
-    reserve = min(RESERVE_S, left / 4) if moves > 1 else 0.0
+    reserve = min(RESERVE_S, left / 4)
     pool = max(0.0, left - reserve + inc * (moves - 1) - overhead * (moves + 2))
     target = pool / moves
     if moves == 1:
-        hard = left - overhead
+        hard = left - reserve - overhead  # the last move before the time control: all but the reserve
     else:
         hard = min(target * TARGET_SCALE, left * MOST_OF_CLOCK)
     floor = min(0.002, left / 4)  # even with nothing left, a move must come from some search

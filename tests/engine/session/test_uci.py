@@ -211,6 +211,8 @@ def test_time_plans_spend_the_clock_and_never_all_of_it():
                 if moves != 1:
                     assert plan.hard <= left / 4000 + 1e-9
     assert plan_time(Go(wtime=-500, btime=0), 0).hard == pytest.approx(0)
+    # the last move before the time control: all but the reserve and the overhead (the review: 30 ms was thin)
+    assert plan_time(Go(wtime=3000, btime=3000, movestogo=1), 0).hard == pytest.approx(3 - 0.1 - 0.01)
 
 
 # --- every go answers; the engine keeps reading during a search -------------------------------
