@@ -73,7 +73,7 @@ def pieces_command(sets, games, groups, piece_ids, square_mm, weight_pocket, one
     options, file_format = ModelOptions(square_mm, weight_pocket, one_colour), PieceFormat(file_format)
     folder = pieces_folder(prepare_out_dir(out_dir), options)
     with click.progressbar(length=len(chosen), label="Building pieces", file=sys.stderr) as bar:
-        paths = write_piece_files(chosen, folder, options, file_format, progress=lambda _: bar.update(1))
+        paths = write_piece_files(chosen, folder, options, file_format, advance=bar.update)
     kind = "STL" if file_format is PieceFormat.STL else "3MF"
     click.echo(f"{len(paths)} {kind} files in {folder}")
 

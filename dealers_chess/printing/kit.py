@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dealers_chess.cards.back import BackStyle, card_back
 from dealers_chess.cards.face import blank_face
@@ -39,6 +40,9 @@ from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.pictures import prerender, renderer_available
 
+if TYPE_CHECKING:  # the 3D modules load only when the 3D step runs
+    from dealers_chess.printing.solids.built import BuiltPiece
+
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
 BACK_FILES = (
@@ -49,12 +53,14 @@ BACK_FILES = (
 
 @dataclass(frozen=True, slots=True)
 class KitContext:
-    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode."""
+    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; and the
+    pieces the 3D step built, which HOW-TO-PRINT's figures read (by id)."""
 
     catalogue: Catalogue
     out_dir: Path
     advance: Callable[[int], None]
     pictures: PictureMode = PictureMode.RENDER
+    built: dict[str, BuiltPiece] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +75,27 @@ class KitStep:
 def _pictures_units(ctx: KitContext) -> int:
     if ctx.pictures is PictureMode.SILHOUETTE or not renderer_available():
         return 0
-    return len(ctx.catalogue.select(sets=["starter"]))
+    return 2 * len(ctx.catalogue.select(sets=["starter"]))  # building the pieces, rendering them
 
 
 def _pictures(ctx: KitContext) -> list[Path]:
     """Render each starter piece once (cached, on every core), so the card steps only read the cache."""
     if _pictures_units(ctx) == 0:
         return []
-    prerender(list(ctx.catalogue.select(sets=["starter"])), ctx.out_dir, ctx.advance)
+    built = _built(ctx)
+    prerender(list(ctx.catalogue.select(sets=["starter"])), ctx.out_dir, ctx.advance,
+              {piece_id: piece.render_mesh for piece_id, piece in built.items()})
     return []
+
+
+def _built(ctx: KitContext) -> dict[str, BuiltPiece]:
+    """The starter pieces built for print at 50 mm squares (on every core), once for the whole kit."""
+    from dealers_chess.pieces.model3d.model import ModelOptions
+    from dealers_chess.printing.solids.built import build_for_print
+
+    if not ctx.built:
+        ctx.built.update(build_for_print(ctx.catalogue.select(sets=["starter"]), ModelOptions(), ctx.advance))
+    return ctx.built
 
 
 def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
@@ -153,15 +171,17 @@ def _pieces3d(ctx: KitContext) -> list[Path]:
     """3D pieces (added by the pieces engineer): one STL per starter piece and print plates (STL and PrusaSlicer
     project each), 50 mm squares."""
     from dealers_chess.pieces.model3d.model import ModelOptions
-    from dealers_chess.printing.solids.piece_files import pieces_folder, write_piece_stls
+    from dealers_chess.printing.solids.built import write_built_stls
+    from dealers_chess.printing.solids.piece_files import pieces_folder
     from dealers_chess.printing.solids.plates import plates_folder, write_plates
 
     chosen = ctx.catalogue.select(sets=["starter"])
     options = ModelOptions()
     folder = pieces_folder(ctx.out_dir, options)
-    stls = write_piece_stls(chosen, folder, options, lambda _: ctx.advance(1))
+    built = _built(ctx)  # built for the pictures already, unless they are silhouettes
+    stls = write_built_stls([built[piece.id] for piece in chosen], folder, ctx.advance)
     remove_unlisted(folder, stls, ["*.stl", "*.3mf"])  # HOW-TO-PRINT lists the folder: it holds the kit's pieces alone
-    plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options,
+    plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options, built=built,
                           progress=lambda plate: ctx.advance(len(plate.placements)))
     return stls + plates
 
@@ -180,7 +200,7 @@ KIT_STEPS: list[KitStep] = [
             lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
     KitStep("3D pieces: STL per piece and print plates, STL and PrusaSlicer project (50 mm squares)",
-            lambda ctx: 2 * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
+            lambda ctx: (2 if _pictures_units(ctx) else 3) * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
 ]
 
 HOW_TO_PRINT = """\
@@ -279,8 +299,9 @@ Files written by this run:
 """
 
 
-def how_to_print(catalogue: Catalogue) -> str:
-    """The note's text, with the sheets, back pages and write-in cards of the starter deck and its pieces' weights."""
+def how_to_print(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None = None) -> str:
+    """The note's text, with the sheets, back pages and write-in cards of the starter deck and its pieces' weights
+    (of the starter pieces as `built` for print at 50 mm squares, or built here)."""
     cards, profile = deck_cards(catalogue, STARTER)
     faces = Counter(card.group for card in cards if card.kind is CardKind.FACE)
     blanks = Counter(card.group for card in cards if card.kind is CardKind.BLANK)
@@ -293,22 +314,23 @@ def how_to_print(catalogue: Catalogue) -> str:
             "Write-in cards: blank cards for pieces of your own, each with its own group's back so it does not "
             f"stand out face down: {', '.join(f'{n} {group_look(g).label.lower()}' for g, n in blanks.items())}. "
             "For more, give the same --blanks N to dealer cards and dealer backs.", 100),
-        **_pieces_figures(catalogue),
+        **_pieces_figures(catalogue, built),
     )
 
 
-def _pieces_figures(catalogue: Catalogue) -> dict[str, str | float]:
+def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None) -> dict[str, str | float]:
     """The 3D section's figures: each group's colour swap and weights, measured on the starter pieces as built."""
-    from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
-    from dealers_chess.printing.solids.colour_swap import piece_colour_swap
+    from dealers_chess.pieces.model3d.model import ModelOptions
+    from dealers_chess.printing.solids.built import build_for_print
     from dealers_chess.printing.solids.fdm import load_fdm_settings
-    from dealers_chess.printing.solids.weight import piece_weight
 
     settings = load_fdm_settings()
+    starter = catalogue.select(sets=["starter"])
+    if built is None or any(piece.id not in built for piece in starter):
+        built = build_for_print(starter, ModelOptions())
     by_group: dict[str, list] = {}
-    for piece in catalogue.select(sets=["starter"]):
-        model = build_piece(piece, ModelOptions())
-        by_group.setdefault(piece.group.value, []).append((piece, piece_colour_swap(model), piece_weight(model)))
+    for piece in starter:
+        by_group.setdefault(piece.group.value, []).append((piece, built[piece.id].swap, built[piece.id].weight))
     swaps, weights = [], []
     for group, rows in by_group.items():
         name = group_look(group).plural.lower()
@@ -370,5 +392,5 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     listing = "".join(
         f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
     )
-    note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue) + listing)
+    note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue, ctx.built) + listing)
     return done + [("how to print", [note])]

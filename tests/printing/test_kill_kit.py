@@ -33,6 +33,11 @@ def check_file(path: Path) -> None:
 
         with Image.open(path) as image:
             image.load()
+    elif path.suffix == ".3mf":
+        import zipfile
+
+        with zipfile.ZipFile(path) as archive:
+            assert archive.testzip() is None and "3D/3dmodel.model" in archive.namelist(), path
     else:
         assert path.suffix == ".txt" and path.read_text(encoding="utf-8"), path
 

@@ -157,7 +157,7 @@ def test_a_piece_that_is_not_a_solid_leaves_no_project(tmp_path):
     vertices, faces = build_piece(CATALOGUE.get("wazir"), ModelOptions(40.0)).mesh()
     (tmp_path / "plate-01.3mf").write_bytes(b"old")
     holed = ProjectPiece("wazir", vertices, faces[1:], 30.0, 30.0)
-    with pytest.raises(PlateProjectError, match="piece 'wazir' is not a valid solid after writing: 3 edges"):
+    with pytest.raises(PlateProjectError, match="piece 'wazir' is not a valid solid as written: 3 edges"):
         write_plate_project(tmp_path / "plate-01.3mf", [holed], 20.0, (220.0, 220.0))
     assert [p.name for p in tmp_path.iterdir()] == ["plate-01.3mf"]
     assert (tmp_path / "plate-01.3mf").read_bytes() == b"old"

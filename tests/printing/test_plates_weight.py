@@ -64,7 +64,7 @@ def test_plates_hold_one_top_face_height_each_and_name_the_layer_that_starts_the
         assert len(bodies) == count
         for body in bodies:  # read back from the STL: each body is its full width just under the swap, a diagram above
             below, above = body.slice(z - 0.2 - 0.05).area(), body.slice(z - 0.2 + 0.05).area()
-            assert below > 2 * above > 0, (name, below, above)  # a tower's battlements stand on 42 % of it
+            assert below > 1.6 * above > 0, (name, below, above)  # a tower's battlements and diagram: half of it
             assert body.slice(top - 0.05).area() == pytest.approx(below, rel=0.02)
 
 

@@ -67,6 +67,27 @@ def test_check_counts_bodies_and_degenerate_triangles():
     assert check.bodies == 2 and check.open_edges == 0 and check.problems(expected_bodies=2) == []
 
 
+@pytest.mark.parametrize("piece_id", ["knight", "standard-pawn", "cheetah"])
+@pytest.mark.parametrize("damage, bodies", [
+    (lambda t: t, 1), (lambda t: t[1:], 1), (lambda t: t[:, ::-1], 1),
+    (lambda t: np.concatenate([t[:3, ::-1], t[3:]]), 1),
+    (lambda t: np.concatenate([t, t + np.float32(60), t + np.float32(120)]), 3),
+    (lambda t: np.concatenate([t, t[:2]]), 1),
+])
+def test_the_mesh_check_agrees_with_trimesh(piece_id, damage, bodies):
+    """check_triangles is plain numpy for speed; trimesh, a well-kept library, referees it (bodies are known by
+    construction: trimesh counts them only with SciPy or networkx, slowly)."""
+    triangles = damage(_triangles(piece_id))
+    ours = check_triangles(triangles)
+    theirs = trimesh.Trimesh(triangles.reshape(-1, 3).astype(np.float64),
+                             np.arange(3 * len(triangles)).reshape(-1, 3), process=True)
+    assert ours.triangles == len(theirs.faces) and ours.bodies == bodies
+    assert (ours.open_edges == 0) == theirs.is_watertight
+    assert (ours.open_edges == ours.misoriented_edges == 0) == (theirs.is_watertight and theirs.is_winding_consistent)
+    if theirs.is_watertight and theirs.is_winding_consistent:  # a volume means something
+        assert ours.volume_mm3 == pytest.approx(theirs.volume, rel=1e-6)
+
+
 def test_plates_keep_pieces_on_the_bed_and_apart():
     items = [(f"p{i}", "X", 38.0 if i % 3 else 24.0) for i in range(40)]
     plates = plan_plates(items, (220.0, 180.0), 6.0)

@@ -17,7 +17,7 @@ import numpy as np
 from manifold3d import Manifold
 
 from dealers_chess.pieces.catalogue import Group
-from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, Point, lathe, rounded
+from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, Point, lathe, refined_angles, rounded
 from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Modality, Ring, ShapeSpec
 
 LAYER_MM = 0.2
@@ -26,8 +26,8 @@ PLATE_SHARE = 0.75  # the top plate's radius as a share of the foot's, at most
 MAX_BASE_SHARE = 0.96  # a piece whose diagram needs it grows its foot up to this share of the square
 PLINTH_SQUARES = 0.048  # how much taller a pawn's foot is when it may step back or sideways
 FLUTE_MM, RIB_MM, GROOVE_MM = 0.9, 1.1, 1.0  # at 50 mm squares: stem corners, pawn ribs, knight grooves
-STEP_MM = 0.7  # the stem's rings at most this far apart where its corners, ribs and grooves run
-PLAIN_STEP_MM = 1.6  # and on a plain stem (its curve strays less than 0.01 mm from the chords)
+STEP_MM = 1.6  # the stem's rings at most this far apart (its curve strays less than 0.01 mm from the chords;
+# the lathe adds rings where the corners, ribs and grooves grow or fade)
 BASES = {Group.ROYAL: 0.76, Group.PIECE: 0.72, Group.PAWN: 0.60, Group.SPEAR: 0.64}  # foot diameter / square
 
 
@@ -168,8 +168,7 @@ def _stem(
         t = (z - z0) / max(1e-9, z1 - z0)
         return r1 + (r0 - r1) * (1 - t) ** 2.2
 
-    step = STEP_MM if (spec.corners or spec.ribs or spec.grooves) else PLAIN_STEP_MM
-    zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / step) + 1)))[1:]
+    zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / STEP_MM) + 1)))[1:]
     bands: list[list[Corner]] = []
     if Mark.PIPS in spec.marks:
         low = z0 + 2.0 * s
@@ -178,7 +177,8 @@ def _stem(
         trial = _band(0.0, 1.0 * s, lambda z: 0.0, s, grooved=True)
         low = z1 - 1.4 * s - trial[-1].z
         bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=True))
-    if any(band[-1].z > z1 - 0.8 * s for band in bands) or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z):
+    if (any(band[0].z < z0 + 0.5 * s or band[-1].z > z1 - 0.8 * s for band in bands)
+            or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z)):
         bands = []  # no room on a short stem
     corners: list[Corner] = []
     for band in bands:
@@ -330,21 +330,37 @@ def _ball_geometry(size: BodySize) -> tuple[float, float]:
 def body(size: BodySize, spec: ShapeSpec, shape: Turned | None = None) -> Manifold:
     """The turned body, its stem modulated where the piece's corners, ribs and grooves go."""
     shape = shape or turned(size, spec)
-    return lathe(shape.points, _modulation(size, spec, shape))
+    meridians = refined_angles(_narrow_bumps(spec), max(SEGMENTS, 4 * len(spec.corners)))
+    return lathe(shape.points, _modulation(size, spec, shape, np.degrees(meridians)), meridians)
 
 
-def _modulation(size: BodySize, spec: ShapeSpec, shape: Turned):
-    """The stem's offsets by height: shallow corners where a leaper leaps (the middle of the stem), ribs
-    on the lower third where a directional piece moves, knight grooves carved high."""
+FLUTE_SHARE, RIB_HALF_DEG, GROOVE_HALF_DEG = 0.55, 9.0, 6.0  # a corner's half width (share of the corners'
+# spacing), a rib's and a groove's (degrees)
+
+
+def _flute_half(spec: ShapeSpec) -> float:
+    return 360.0 / max(4, len(spec.corners)) * FLUTE_SHARE
+
+
+def _narrow_bumps(spec: ShapeSpec) -> list[tuple[float, float]]:
+    """The (centre, half width) in degrees of the offsets too narrow for the lathe's even meridians: ribs and
+    grooves (a stem's corners get even meridians, four a corner at least)."""
+    bumps = [(_degrees(v), RIB_HALF_DEG) for v, _ in spec.ribs]
+    return bumps + [(_degrees(v), GROOVE_HALF_DEG) for v in spec.grooves]
+
+
+def _modulation(size: BodySize, spec: ShapeSpec, shape: Turned, angles: np.ndarray):
+    """The stem's offsets by height at the given meridians (degrees): shallow corners where a leaper leaps
+    (the middle of the stem), ribs on the lower third where a directional piece moves, knight grooves carved
+    high."""
     if not (spec.corners or spec.ribs or spec.grooves):
         return None
-    angles = np.linspace(0.0, 360.0, SEGMENTS, endpoint=False)
     s = size.scale
     low = shape.band[1] + 1.2 * s if shape.band else shape.stem[0]  # above the pips' band
     low, high = low + 0.5 * s, (shape.upper_band if shape.upper_band is not None else shape.stem[1]) - 0.8 * s
-    flutes = _bumps(angles, spec.corners, 360.0 / max(4, len(spec.corners)) * 0.55) if spec.corners else None
-    ribs = [(_bumps(angles, [(_degrees(v), 1.0)], 9.0), modality) for v, modality in spec.ribs]
-    grooves = _bumps(angles, [(_degrees(v), 1.0) for v in spec.grooves], 6.0) if spec.grooves else None
+    flutes = _bumps(angles, spec.corners, _flute_half(spec)) if spec.corners else None
+    ribs = [(_bumps(angles, [(_degrees(v), 1.0)], RIB_HALF_DEG), modality) for v, modality in spec.ribs]
+    grooves = _bumps(angles, [(_degrees(v), 1.0) for v in spec.grooves], GROOVE_HALF_DEG) if spec.grooves else None
     span = high - low
 
     def window(z: float, start: float, end: float, rise_mm: float) -> float:
@@ -353,7 +369,7 @@ def _modulation(size: BodySize, spec: ShapeSpec, shape: Turned):
     def offsets(z: float) -> np.ndarray | None:
         if not low < z < high:
             return None
-        out = np.zeros(SEGMENTS)
+        out = np.zeros(len(angles))
         if flutes is not None:
             out += FLUTE_MM * s * window(z, 0.22, 0.86, 3.0) * flutes
         for rib, modality in ribs:

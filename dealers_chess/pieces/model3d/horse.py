@@ -49,14 +49,14 @@ FRONT_ROUND_MM, BACK_ROUND_MM = 2.8, 1.2  # how the head rounds into its front a
 SLICE_MM = 0.7
 SINK_MM = 0.5  # the neck's foot starts this far inside the top plate (no shared faces)
 EARS = ((-2.6, -0.6), (2.6, -0.6))  # x, y of the ears' feet on the poll
-EAR_RADIUS_MM, EAR_HEIGHT_MM, EAR_FOOT_Z = 1.9, 5.0, 30.0
+EAR_RADIUS_MM, EAR_TIP_MM, EAR_HEIGHT_MM, EAR_FOOT_Z = 1.9, 0.8, 5.0, 30.0
 HEIGHT_MM = EAR_FOOT_Z + EAR_HEIGHT_MM  # over all, at 50 mm squares
 THICKNESS_MM = 2 * float(WIDTH.max())  # across the cheeks
 FOOT_RADIUS_MM = max(abs(OUTLINE[0][0]), abs(OUTLINE[-1][0]), float(WIDTH[0].max()))  # the neck's foot's reach
 # the head looks to its owner's left: both players see it in profile, as it reads best (forward, +y, is
 # still the notch's)
 FACING_DEG = 90.0
-MITRE_ON_POLL = (0.8, 0.0, 30.4)  # where a mitre stands on the poll (Archbishop, Unicorn), head turned
+MITRE_ON_POLL = (0.8, 0.0, 30.5)  # where a mitre stands on the poll (Archbishop, Unicorn), head turned
 
 
 def horse_head(scale: float = 1.0) -> Manifold:
@@ -135,8 +135,9 @@ def _loft(sections: list[np.ndarray]) -> Manifold:
 
 
 def _ear(x: float, y: float) -> Manifold:
-    """An ear: a flattened cone on the poll, pointing up."""
-    cone = Manifold.cylinder(EAR_HEIGHT_MM + 0.6, EAR_RADIUS_MM, 0.3, 20).scale((0.75, 1.0, 1.0))
+    """An ear: a flattened cone on the poll, pointing up, its tip blunt enough for a 0.4 mm nozzle to lay a
+    line on (1.2 x 1.6 mm at 50 mm squares: a sharper tip leaves empty layers under it)."""
+    cone = Manifold.cylinder(EAR_HEIGHT_MM + 0.6, EAR_RADIUS_MM, EAR_TIP_MM, 20).scale((0.75, 1.0, 1.0))
     return cone.translate((x, y, EAR_FOOT_Z - 0.6))
 
 

@@ -1,6 +1,6 @@
 """Turned profiles: corners (radius, height) rounded into one tangent-continuous curve, and the lathe
-that turns a profile into a solid of SEGMENTS sides, its radius modulated by angle where a stem shows
-corners, ribs or grooves.
+that turns a profile into a solid of SEGMENTS sides (more where a stem's corners, ribs or grooves need
+finer steps round), its radius modulated by angle where the stem shows them.
 
 A profile runs from the axis at its bottom, out along the bed, up the outside and back to the axis at
 its top. Where it widens going up it rises at most 40 degrees from vertical (MAX_FLARE), so it prints
@@ -17,10 +17,11 @@ import numpy as np
 from manifold3d import Manifold, Mesh
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
-SEGMENTS = 96  # sides a turn: at a 20 mm radius a facet is 0.01 mm deep, nothing that shows at 50 mm
-TOLERANCE_MM = 0.02  # how far an arc's chords may stray from the arc
+SEGMENTS = 64  # sides a turn: at a 20 mm radius a facet is 0.024 mm deep, a tenth of a layer
+TOLERANCE_MM = 0.05  # how far an arc's chords may stray from the arc
+MODULATION_STEP_MM = 0.4  # where a modulation grows or fades, rings this far apart
 Point = tuple[float, float]
-# radial offsets (mm) over the SEGMENTS angles at a height: the stem's corners, ribs and grooves
+# radial offsets (mm) over the lathe's angles at a height: the stem's corners, ribs and grooves
 Modulation = Callable[[float], "np.ndarray | None"]
 
 
@@ -106,18 +107,18 @@ def overhangs(points: Sequence[Point], limit: float = MAX_FLARE) -> list[tuple[P
     return bad
 
 
-def lathe(points: Sequence[Point], modulation: Modulation | None = None, segments: int = SEGMENTS) -> Manifold:
-    """The profile turned about the z axis: a closed solid, its first and last points on the axis. Where
-    `modulation(z)` gives offsets, each ring's radius at angle 2 pi k / segments grows by the k-th."""
-    rings = [(r, z) for r, z in points[1:-1]]
-    angles = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
-    cos, sin = np.cos(angles), np.sin(angles)
-    vertices = [np.array([[0.0, 0.0, points[0][1]]])]
-    for r, z in rings:
-        offsets = modulation(z) if modulation is not None else None
-        radius = r + offsets if offsets is not None else np.full(segments, r)
-        vertices.append(np.column_stack([radius * cos, radius * sin, np.full(segments, z)]))
-    vertices.append(np.array([[0.0, 0.0, points[-1][1]]]))
+def lathe(points: Sequence[Point], modulation: Modulation | None = None, angles: np.ndarray | None = None) -> Manifold:
+    """The profile turned about the z axis: a closed solid, its first and last points on the axis. `angles`
+    (radians, increasing, in [0, 2 pi)) are its meridians, SEGMENTS evenly spaced unless given; where
+    `modulation(z)` gives offsets, each ring's radius at the k-th angle grows by the k-th, and rings are
+    added MODULATION_STEP_MM apart where the offsets change."""
+    angles = np.linspace(0.0, 2 * math.pi, SEGMENTS, endpoint=False) if angles is None else angles
+    segments = len(angles)
+    rings = _modulated_rings(points[1:-1], modulation, segments)
+    radii = np.array([r for r, _, _ in rings])[:, None] + np.array([offsets for _, _, offsets in rings])
+    heights = np.repeat([z for _, z, _ in rings], segments)
+    walls = np.column_stack([(radii * np.cos(angles)).ravel(), (radii * np.sin(angles)).ravel(), heights])
+    vertices = [np.array([[0.0, 0.0, points[0][1]]]), walls, np.array([[0.0, 0.0, points[-1][1]]])]
     n, count = segments, len(rings)
     k = np.arange(n)
     k1 = (k + 1) % n
@@ -133,14 +134,37 @@ def lathe(points: Sequence[Point], modulation: Modulation | None = None, segment
     return Manifold(mesh)
 
 
+def _modulated_rings(
+    points: Sequence[Point], modulation: Modulation | None, segments: int,
+) -> list[tuple[float, float, np.ndarray]]:
+    """(r, z, offsets) of every ring: the profile's points, and where the offsets change between two of
+    them (sampled every MODULATION_STEP_MM), rings that far apart on the chord between them."""
+    def offsets_at(z: float) -> np.ndarray:
+        found = modulation(z) if modulation is not None else None
+        return found if found is not None else np.zeros(segments)
+
+    rings: list[tuple[float, float, np.ndarray]] = []
+    for r, z in points:
+        if rings and modulation is not None:
+            r0, z0, before = rings[-1]
+            steps = math.ceil(abs(z - z0) / MODULATION_STEP_MM)
+            between = [(r0 + (r - r0) * k / steps, z0 + (z - z0) * k / steps) for k in range(1, steps)]
+            samples = [(rk, zk, offsets_at(zk)) for rk, zk in between]
+            if any(np.abs(o - before).max() > 1e-3 for _, _, o in samples):
+                rings += samples
+        rings.append((r, z, offsets_at(z)))
+    return rings
+
+
 def radius_at(points: Sequence[Point], z: float) -> float:
     """The profile's outer radius at height z (the largest where several runs cross it)."""
-    found = 0.0
-    for (r0, z0), (r1, z1) in zip(points, points[1:], strict=False):
-        low, high = min(z0, z1), max(z0, z1)
-        if low <= z <= high and high > low:
-            found = max(found, r0 + (r1 - r0) * (z - z0) / (z1 - z0))
-    return found
+    p = np.asarray(points, dtype=np.float64)
+    (r0, z0), (r1, z1) = p[:-1].T, p[1:].T
+    crossing = (np.minimum(z0, z1) <= z) & (z <= np.maximum(z0, z1)) & (z0 != z1)
+    if not crossing.any():
+        return 0.0
+    r0, z0, r1, z1 = r0[crossing], z0[crossing], r1[crossing], z1[crossing]
+    return max(0.0, float((r0 + (r1 - r0) * (z - z0) / (z1 - z0)).max()))
 
 
 def widest_between(points: Sequence[Point], z_low: float, z_high: float) -> float:
@@ -149,4 +173,19 @@ def widest_between(points: Sequence[Point], z_low: float, z_high: float) -> floa
     return max([*inside, radius_at(points, z_low), radius_at(points, z_high)])
 
 
-__all__ = ["Corner", "MAX_FLARE", "SEGMENTS", "lathe", "overhangs", "radius_at", "rounded", "widest_between"]
+def refined_angles(bumps: Sequence[tuple[float, float]], segments: int = SEGMENTS) -> np.ndarray:
+    """Meridians (radians, increasing): `segments` evenly spaced, and within each (centre, half width)
+    bump (degrees) four steps a side, evenly spaced meridians too close to those left out."""
+    fine = [np.radians(centre + half * np.linspace(-1.0, 1.0, 9)) for centre, half in bumps]
+    base = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
+    if not fine:
+        return base
+    added = np.unique(np.round(np.mod(np.concatenate(fine), 2 * math.pi), 9))
+    gaps = np.abs((base[:, None] - added[None, :] + math.pi) % (2 * math.pi) - math.pi).min(axis=1)
+    spacing = min(half for _, half in bumps) / 4
+    kept = base[gaps > math.radians(spacing) / 2]
+    return np.unique(np.concatenate([kept, added]))
+
+
+__all__ = ["Corner", "MAX_FLARE", "SEGMENTS", "lathe", "overhangs", "radius_at", "refined_angles", "rounded",
+           "widest_between"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from manifold3d import Manifold, Mesh
 
 from dealers_chess.pieces.catalogue import PieceDef
 
@@ -22,7 +23,6 @@ CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
 BAND_PIXELS = 1_500_000  # supersamples of a scene (render_scene) rasterized and shaded at once
 DEPTH_JUMP_MM = 1.2  # neighbouring pixels further apart in depth get an outline
 LINEUP_GAP = 0.3  # space between bases in a line-up, as a share of the square
-QUARTER_TURN = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # forward (+y) to the right (+x)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,21 +119,33 @@ def render_piece(
     return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=_accent_above(model))
 
 
+def render_built_piece(
+    vertices: np.ndarray, faces: np.ndarray, top_mm: float, width_px: int = 300, colour: str = "white",
+    view: View = View(),
+) -> np.ndarray:
+    """render_piece's picture of a piece built before (its mesh and top face's height), as another process
+    hands it over: the same picture, without building the piece again."""
+    solid = Manifold(Mesh(vert_properties=np.asarray(vertices, dtype=np.float32),
+                          tri_verts=np.asarray(faces, dtype=np.uint32)))
+    smooth_vertices, normals, smooth_faces = smooth_mesh(solid)
+    return render_mesh(smooth_vertices, normals, smooth_faces, width_px, _palette(colour), view,
+                       accent_above_mm=top_mm + ACCENT_ABOVE_TOP_MM)
+
+
 def render_lineup(
     pieces: Sequence[PieceDef], px_per_mm: float = 5.0, colour: str = "white", square_mm: float = 50.0,
     view: View = SIDE_VIEW,
 ) -> np.ndarray:
     """The pieces standing in a row, left to right, seen from the side, as one RGBA uint8 array at px_per_mm.
 
-    Each piece is turned a quarter so its forward points right: the camera sees it from its side, as a
-    chess set is shown, and a horse head shows its profile. One scale for all, so heights compare (and
+    Each piece stands as on White's side of the board, forward away from the camera: a horse head, which
+    looks along the rank, shows its profile as a chess set is shown. One scale for all, so heights compare (and
     rows rendered apart at one px_per_mm line up); bases LINEUP_GAP x square apart."""
     vertices, normals, faces, accent = [], [], [], []
     x_mm, count = 0.0, 0
     for piece in pieces:
         model = _model(piece, square_mm)
         v, n, f = smooth_mesh(model.solid)
-        v, n = v @ QUARTER_TURN.T, n @ QUARTER_TURN.T
         v = v + np.array([x_mm - v[:, 0].min(), 0.0, 0.0])
         x_mm = float(v[:, 0].max()) + LINEUP_GAP * square_mm
         vertices.append(v)
@@ -291,9 +303,12 @@ def _model(piece: PieceDef, square_mm: float):
         return build_piece(piece, ModelOptions(square_mm=square_mm, weight_pocket=False))
 
 
+ACCENT_ABOVE_TOP_MM = 0.05
+
+
 def _accent_above(model) -> float:
     """Height above which a piece is drawn in the second filament's colour: its raised diagram."""
-    return model.top_mm + 0.05
+    return model.top_mm + ACCENT_ABOVE_TOP_MM
 
 
 def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import trimesh
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,44 +35,72 @@ class MeshCheck:
 
 
 def check_triangles(triangles: np.ndarray) -> MeshCheck:
-    """Validate a float32 triangle soup (M x 3 x 3) the way a slicer sees it.
+    """Validate a float32 triangle soup (M x 3 x 3) the way a slicer sees it: corners that are the same
+    float32 point are one vertex; every edge must be shared by exactly two triangles, walked once each
+    way; the volume positive; the bodies counted.
 
-    trimesh merges the corners that are the same float32 point, as a slicer does, and says whether the
-    surface is closed and consistently wound and what it holds; the counts behind a failure are taken
-    only then. Bodies are counted here: trimesh's count needs SciPy, a large dependency for one number.
+    Plain numpy on sorted keys (trimesh's processing did the same at a fifth of the speed; the tests
+    hold the two to the same verdicts on every catalogue piece and on broken meshes).
     """
-    corners = triangles.reshape(-1, 3).astype(np.float64)
-    mesh = trimesh.Trimesh(vertices=corners, faces=np.arange(len(corners)).reshape(-1, 3), process=True)
-    faces = np.asarray(mesh.faces, dtype=np.int64)
-    open_edges = 0 if mesh.is_watertight else int((_edge_counts(mesh.edges_sorted) != 2).sum())
-    misoriented = 0 if mesh.is_winding_consistent else int((_edge_counts(mesh.edges) != 1).sum())
+    corners = np.ascontiguousarray(triangles, dtype=np.float32).reshape(-1, 3) + np.float32(0.0)  # -0.0 is 0.0
+    if len(corners) == 0:
+        return MeshCheck(0, 0, 0, 0.0, 0, 0)
+    faces, vertices = _merged(corners)
+    edges = faces[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    n = np.int64(len(vertices))
+    undirected = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
+    directed = edges[:, 0] * n + edges[:, 1]
+    a, b, c = (vertices[faces[:, k]] for k in range(3))
+    cross = np.cross(b - a, c - a)
     return MeshCheck(
-        triangles=len(faces), open_edges=open_edges, misoriented_edges=misoriented,
-        volume_mm3=float(mesh.volume) if len(faces) else 0.0, bodies=_bodies(faces, len(mesh.vertices)),
-        degenerate=int((mesh.area_faces == 0).sum()),
+        triangles=len(faces), open_edges=int((_counts(undirected) != 2).sum()),
+        misoriented_edges=int((_counts(directed) != 1).sum()),
+        volume_mm3=float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0),
+        bodies=_bodies(faces, len(vertices)), degenerate=int((~cross.any(axis=1)).sum()),
     )
 
 
-def _edge_counts(edges: np.ndarray) -> np.ndarray:
-    """How often each distinct edge occurs."""
-    return np.unique(edges, axis=0, return_counts=True)[1]
+def _merged(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(faces as int64 indices, float64 vertices): equal float32 corners merged into one vertex."""
+    bits = corners.view(np.uint32)
+    order = np.lexsort((bits[:, 2], bits[:, 1], bits[:, 0]))
+    ordered = bits[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[0] = True
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    ids = np.cumsum(new) - 1
+    index = np.empty(len(corners), dtype=np.int64)
+    index[order] = ids
+    return index.reshape(-1, 3), corners[order[new]].astype(np.float64)
+
+
+def _counts(keys: np.ndarray) -> np.ndarray:
+    """How often each distinct key occurs."""
+    ordered = np.sort(keys)
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    return np.diff(np.append(starts, len(ordered)))
 
 
 def _bodies(faces: np.ndarray, vertex_count: int) -> int:
-    """Connected components of the triangles (shared vertices connect), by label propagation."""
+    """Connected components of the triangles (shared vertices connect): every root hooks under the smallest
+    root an edge leads to, then pointers jump to their roots, until no edge joins two roots."""
     if len(faces) == 0:
         return 0
-    labels = np.arange(vertex_count)
+    parent = np.arange(vertex_count)
+    u, v = faces[:, [0, 1]].ravel(), faces[:, [1, 2]].ravel()
     while True:
-        lowest = labels[faces].min(axis=1)
-        new = labels.copy()
-        for k in range(3):
-            np.minimum.at(new, faces[:, k], lowest)
-        new = new[new]
-        if np.array_equal(new, labels):
+        pu, pv = parent[u], parent[v]
+        joins = pu != pv
+        if not joins.any():
             break
-        labels = new
-    return int(len(np.unique(labels[np.unique(faces)])))
+        low, high = np.minimum(pu[joins], pv[joins]), np.maximum(pu[joins], pv[joins])
+        parent[high] = low  # roots only (every pointer is a root after the jumps), each under a smaller one
+        while True:
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
+    return int(len(np.unique(parent[np.unique(faces)])))
 
 
 def triangles_of(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:

@@ -34,7 +34,7 @@ from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.render import PALETTES
 from dealers_chess.printing.files import write_atomic
 from dealers_chess.printing.solids.fdm import load_fdm_settings
-from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
+from dealers_chess.printing.solids.mesh_check import check_triangles
 
 MODEL_FILE = "3D/3dmodel.model"
 MODEL_CONFIG_FILE = "Metadata/Slic3r_PE_model.config"
@@ -99,37 +99,47 @@ def write_plate_project(
     path: str | Path, pieces: Sequence[ProjectPiece], swap_z_mm: float | None, bed_mm: tuple[float, float],
     accent: str = "white",
 ) -> ProjectContents:
-    """Write a plate's PrusaSlicer project atomically, with an M600 at swap_z_mm (none when None); every piece
-    is read back as a closed solid at its place first, or PlateProjectError and no file."""
+    """Write a plate's PrusaSlicer project atomically, with an M600 at swap_z_mm (none when None), or
+    PlateProjectError and no file.
+
+    Every piece's mesh is checked as one closed solid in the float32 numbers the file holds (written with 9
+    significant digits, which read back as exactly those numbers); the file is read back and must hold
+    exactly the bytes meant (the zip's checksums verified), so the check holds for what is on disk.
+    """
     if not pieces:
         raise PlateProjectError(f"{path}: a plate project needs at least one piece")
+    meshes = [(piece.name, np.asarray(piece.vertices, dtype=np.float32), np.asarray(piece.faces)) for piece in pieces]
+    checked: set[bytes] = set()  # copies of a piece are checked once
+    for name, vertices, faces in meshes:
+        _check_solid(path, name, vertices, faces, checked)
     files = {
         "[Content_Types].xml": _CONTENT_TYPES,
         "_rels/.rels": _RELATIONSHIPS,
-        MODEL_FILE: _model_xml(pieces),
+        MODEL_FILE: _model_xml(pieces, [vertices for _, vertices, _ in meshes]),
         MODEL_CONFIG_FILE: _model_config_xml(pieces),
         PRINT_CONFIG_FILE: _print_config(bed_mm),
     }
     if swap_z_mm is not None:
         files[CUSTOM_GCODE_FILE] = custom_gcode_xml(swap_z_mm, accent_hex(accent))
+    payloads = {name: text.encode("utf-8") for name, text in files.items()}
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(zipfile.ZipInfo(name, _ZIP_TIME), text.encode("utf-8"), zipfile.ZIP_DEFLATED)
-    expected = tuple((p.name, round(p.x_mm, 4), round(p.y_mm, 4)) for p in pieces)
-    found: list[ProjectContents] = []
+        for name, payload in payloads.items():
+            archive.writestr(zipfile.ZipInfo(name, _ZIP_TIME), payload, zipfile.ZIP_DEFLATED, compresslevel=1)
 
     def validate(written: Path) -> None:
-        contents = read_plate_project(written, check_solids=True)
-        placed = tuple((name, round(x, 4), round(y, 4)) for name, x, y in contents.pieces)
-        changes = () if swap_z_mm is None else (swap_z_mm,)
-        if placed != expected or contents.colour_changes_mm != changes:
-            raise PlateProjectError(f"{path}: read back {placed} and changes at {contents.colour_changes_mm} "
-                                    f"where {expected} and {changes} were written")
-        found.append(contents)
+        try:
+            with zipfile.ZipFile(written) as archive:
+                same = archive.namelist() == list(payloads) and all(
+                    archive.read(name) == payload for name, payload in payloads.items())
+        except (OSError, zipfile.BadZipFile) as error:
+            raise PlateProjectError(f"{path}: not readable after writing ({error})") from None
+        if not same:
+            raise PlateProjectError(f"{path}: read back other contents than were written")
 
     write_atomic(path, data.getvalue(), check=validate)
-    return found[0]
+    changes = () if swap_z_mm is None else (float(swap_z_mm),)
+    return ProjectContents(tuple((p.name, p.x_mm, p.y_mm) for p in pieces), changes, project_settings(bed_mm))
 
 
 def custom_gcode_xml(print_z_mm: float, colour: str) -> str:
@@ -161,16 +171,17 @@ def _print_config(bed_mm: tuple[float, float]) -> str:
     return header + "\n\n" + "\n".join(lines) + "\n"
 
 
-def _model_xml(pieces: Sequence[ProjectPiece]) -> str:
+def _model_xml(pieces: Sequence[ProjectPiece], vertices_of: Sequence[np.ndarray]) -> str:
+    """The model: each piece's float32 vertices with 9 significant digits (they read back exactly)."""
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>\n',
         f'<model unit="millimeter" xml:lang="en-US" xmlns="{CORE}" xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06">\n',
         ' <metadata name="slic3rpe:Version3mf">1</metadata>\n',
         ' <resources>\n',
     ]
-    for number, piece in enumerate(pieces, start=1):
+    for number, (piece, float32) in enumerate(zip(pieces, vertices_of, strict=True), start=1):
         out.append(f'  <object id="{number}" type="model">\n   <mesh>\n    <vertices>\n')
-        vertices = np.asarray(piece.vertices).tolist()
+        vertices = float32.tolist()
         out += [f'     <vertex x="{x:.9g}" y="{y:.9g}" z="{z:.9g}"/>\n' for x, y, z in vertices]
         out.append('    </vertices>\n    <triangles>\n')
         out += [f'     <triangle v1="{a}" v2="{b}" v3="{c}"/>\n' for a, b, c in np.asarray(piece.faces).tolist()]
@@ -224,7 +235,12 @@ def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectC
         if object_id not in objects or len(matrix) != 12:
             raise PlateProjectError(f"{path}: build item of object {object_id} has no object or no move")
         if check_solids:
-            _check_solid(path, object_names.get(object_id) or "?", objects[object_id], checked)
+            obj = objects[object_id]
+            vertices = np.array([[float(v.get(axis, "nan")) for axis in "xyz"] for v in obj.iter(f"{{{CORE}}}vertex")],
+                                dtype=np.float32)
+            faces = np.array([[int(t.get(k, "-1")) for k in ("v1", "v2", "v3")]
+                              for t in obj.iter(f"{{{CORE}}}triangle")], dtype=np.int64)
+            _check_solid(path, object_names.get(object_id) or "?", vertices, faces, checked)
         pieces.append((object_names.get(object_id) or "", matrix[9], matrix[10]))
     changes = () if gcodes is None else tuple(
         float(code.get("print_z", "nan")) for code in gcodes.iter("code") if code.get("type") == str(COLOR_CHANGE))
@@ -233,17 +249,16 @@ def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectC
     return ProjectContents(tuple(pieces), changes, settings)
 
 
-def _check_solid(path: str | Path, name: str, obj: ElementTree.Element, checked: set[bytes]) -> None:
-    vertices = np.array([[float(v.get(axis, "nan")) for axis in "xyz"] for v in obj.iter(f"{{{CORE}}}vertex")])
-    faces = np.array([[int(t.get(k, "-1")) for k in ("v1", "v2", "v3")] for t in obj.iter(f"{{{CORE}}}triangle")])
+def _check_solid(path: str | Path, name: str, vertices: np.ndarray, faces: np.ndarray, checked: set[bytes]) -> None:
+    """One closed, consistently wound solid in these float32 vertices, or PlateProjectError naming the piece."""
     if len(vertices) == 0 or len(faces) == 0 or faces.min() < 0 or faces.max() >= len(vertices):
         raise PlateProjectError(f"{path}: piece {name!r} has no mesh or a triangle names a missing vertex")
     key = vertices.tobytes() + faces.tobytes()
     if key in checked:
         return
-    problems = check_triangles(triangles_of(vertices, faces)).problems(1)
+    problems = check_triangles(vertices[faces]).problems(1)
     if problems:
-        raise PlateProjectError(f"{path}: piece {name!r} is not a valid solid after writing: {'; '.join(problems)}")
+        raise PlateProjectError(f"{path}: piece {name!r} is not a valid solid as written: {'; '.join(problems)}")
     checked.add(key)
 
 

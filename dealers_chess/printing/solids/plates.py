@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -21,14 +22,16 @@ from dealers_chess.engine.dealing.deal_file import read_deal_file
 from dealers_chess.engine.game import load_game
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.pieces.errors import DealerError
-from dealers_chess.pieces.model3d.model import DEFAULT_OPTIONS, ModelOptions, build_piece
+from dealers_chess.pieces.model3d.model import DEFAULT_OPTIONS, ModelOptions
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
-from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from dealers_chess.printing.parallel import each_on_every_core
+from dealers_chess.printing.solids.built import BuiltPiece, build_for_print
+from dealers_chess.printing.solids.colour_swap import ColourSwap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import triangles_of
 from dealers_chess.printing.solids.plate_project import ProjectPiece, write_plate_project
 from dealers_chess.printing.solids.stl import write_stl
-from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
+from dealers_chess.printing.solids.weight import PieceWeight
 
 DEFAULT_BED_MM = (220.0, 220.0)
 DEFAULT_SPACING_MM = 6.0
@@ -146,7 +149,7 @@ def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
     progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
-    one_colour: bool = False, accent: str = "white",
+    one_colour: bool = False, accent: str = "white", built: Mapping[str, BuiltPiece] | None = None,
 ) -> list[Path]:
     """Write plate-NN.stl files, their PrusaSlicer projects plate-NN.3mf and plates.txt into out_dir; return
     their paths (the list last).
@@ -154,35 +157,45 @@ def write_plates(
     A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces whose top
     faces share a colour-swap layer, and each project changes filament (M600) at that layer, previewed in
     the `accent` side's second colour; unless `one_colour` (pieces printed in one filament): then pieces
-    of every height share plates, the fewest plates that fit, and the projects change nothing.
+    of every height share plates, the fewest plates that fit, and the projects change nothing. `built`
+    gives the pieces already built for print (else they are built here); plates are written one process
+    per core.
     """
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
-    models = {piece.id: build_piece(piece, options) for piece in pieces}
-    swaps = {piece_id: piece_colour_swap(model) for piece_id, model in models.items()}
-    items = [
-        (piece.id, piece.code, 2 * models[piece.id].size.base_radius) for piece in pieces for _ in range(copies)
-    ]
+    built = dict(built) if built is not None else build_for_print(pieces, options)
+    swaps = {piece_id: piece.swap for piece_id, piece in built.items()}
+    items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in pieces for _ in range(copies)]
     if one_colour:
         plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
     else:
         plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
-    meshes = {piece_id: model.mesh() for piece_id, model in models.items()}
+    jobs = [(plate, {p.piece_id: (built[p.piece_id].vertices, built[p.piece_id].faces) for p in plate.placements})
+            for plate in plates]
     paths = []
-    for plate in plates:
-        triangles = np.concatenate([_placed(meshes[p.piece_id], p) for p in plate.placements])
-        path = out_path(out_dir, plate.file_name)
-        write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
-        paths.append(path)
-        paths.append(_write_project(out_path(out_dir, plate.project_name), plate, meshes, bed_mm, accent))
+    written = each_on_every_core(partial(_write_plate, out_dir=Path(out_dir), bed_mm=bed_mm, accent=accent), jobs)
+    for (plate, _), plate_paths in zip(jobs, written, strict=True):
+        paths += plate_paths
         if progress is not None:
             progress(plate)
-    weights = {piece_id: piece_weight(model) for piece_id, model in models.items()}
+    weights = {piece_id: piece.weight for piece_id, piece in built.items()}
     listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     # an earlier run's plates would be printed too
     remove_unlisted(Path(out_dir), paths, ["plate-*.stl", "plate-*.3mf"])
     return paths
+
+
+def _write_plate(
+    job: tuple[Plate, dict[str, tuple[np.ndarray, np.ndarray]]], out_dir: Path, bed_mm: tuple[float, float],
+    accent: str,
+) -> list[Path]:
+    """One plate's STL and PrusaSlicer project (in a worker process)."""
+    plate, meshes = job
+    triangles = np.concatenate([_placed(meshes[p.piece_id], p) for p in plate.placements])
+    path = out_path(out_dir, plate.file_name)
+    write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
+    return [path, _write_project(out_path(out_dir, plate.project_name), plate, meshes, bed_mm, accent)]
 
 
 def _write_project(
@@ -301,9 +314,10 @@ def write_side_plates(
 ) -> list[Path]:
     """Plates per side in white/ and black/ folders, each side's pieces in its own colour."""
     written = []
+    built = build_for_print([piece for pieces in armies.values() for piece in pieces], options)  # once for both
     for side, pieces in armies.items():
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
         written += write_plates(
             pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour,
-            accent=side)
+            accent=side, built=built)
     return written

@@ -1,0 +1,76 @@
+"""Pieces built for printing, one process per core: what writing a piece's file and laying it on a
+plate need of it, as plain arrays and figures that travel between processes (a kernel solid does not).
+
+Building is most of the work of `dealer plate` and the kit; the kit builds each piece once, for its
+card pictures, its STL, its plates and HOW-TO-PRINT's weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from dealers_chess.pieces.catalogue import PieceDef
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.printing.files import out_path
+from dealers_chess.printing.parallel import each_on_every_core
+from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from dealers_chess.printing.solids.mesh_check import triangles_of
+from dealers_chess.printing.solids.stl import write_stl
+from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltPiece:
+    """A built piece as plates and listings use it: its mesh, foot, colour-swap layer and weight."""
+
+    piece_id: str
+    code: str
+    vertices: np.ndarray  # N x 3, mm, centred on the origin, base at z 0
+    faces: np.ndarray  # M x 3 vertex indices, counter-clockwise seen from outside
+    diameter_mm: float  # of the foot
+    top_mm: float  # the top face's height
+    swap: ColourSwap
+    weight: PieceWeight
+
+
+    @property
+    def render_mesh(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """What a picture of it needs: vertices, faces and the top face's height."""
+        return self.vertices, self.faces, self.top_mm
+
+
+def build_for_print(
+    pieces: Sequence[PieceDef], options: ModelOptions, advance: Callable[[int], None] | None = None,
+) -> dict[str, BuiltPiece]:
+    """Every distinct piece built, one process per core; by piece id. advance(1) after each."""
+    distinct = list({piece.id: piece for piece in pieces}.values())
+    built = each_on_every_core(partial(_build_one, options=options), distinct, advance)
+    return {piece.piece_id: piece for piece in built}
+
+
+def _build_one(piece: PieceDef, options: ModelOptions) -> BuiltPiece:
+    model = build_piece(piece, options)
+    vertices, faces = model.mesh()
+    return BuiltPiece(piece.id, piece.code, vertices, faces, 2 * model.size.base_radius, model.top_mm,
+                      piece_colour_swap(model), piece_weight(model))
+
+
+def write_built_stls(
+    built: Sequence[BuiltPiece], folder: Path, advance: Callable[[int], None] | None = None,
+) -> list[Path]:
+    """Each built piece as a validated ID.stl in folder, one process per core; the paths in order."""
+    return each_on_every_core(partial(_write_stl, folder=folder), list(built), advance)
+
+
+def _write_stl(piece: BuiltPiece, folder: Path) -> Path:
+    path = out_path(folder, f"{piece.piece_id}.stl")
+    write_stl(path, triangles_of(piece.vertices, piece.faces), piece.piece_id)
+    return path
+
+
+__all__ = ["BuiltPiece", "build_for_print", "write_built_stls"]
