@@ -12,6 +12,8 @@ swapped); --start deals plays Dealer's Chess 8x8 from balanced deals of the star
 per move), --clock S+I (a clock per game with an increment), --depth N, --nodes N, each for both
 engines or, with --their-..., for the second engine alone.
 
+Each toolkit engine runs as `PYTHON -P -m dealers_chess uci`, so it imports the dealers_chess its venv installs
+(-P: not the one in the current folder), or with --ours-dir / --theirs-dir the one in that folder.
 Run, e.g. against the engine at the branch point (a worktree of it with its own venv):
   .venv/bin/python tests/benchmarks/match.py --theirs /work/engine-baseline/.venv/bin/python \\
       --start chess --games 100 --movetime 0.2
@@ -354,11 +356,14 @@ def main() -> None:
                         help=f"end a game both engines score past {RESIGN_CP} cp for {RESIGN_PLIES} plies (won), or "
                              f"within {DRAW_CP} cp for {DRAW_PLIES} plies after ply {DRAW_FROM} (drawn)")
     args = parser.parse_args()
-    ours_command = args.ours_command.split() if args.ours_command else [args.ours, "-m", "dealers_chess", "uci"]
+    # Without a folder, -P: `-m` would put the current folder first on the path, and a python run from a
+    # checkout would import that checkout's dealers_chess/ instead of the one its venv installs.
+    ours_command = (args.ours_command.split() if args.ours_command
+                    else [args.ours, *([] if args.ours_dir else ["-P"]), "-m", "dealers_chess", "uci"])
     if args.theirs_command:
         theirs_command = args.theirs_command.split()
     elif args.theirs:
-        theirs_command = [args.theirs, "-m", "dealers_chess", "uci"]
+        theirs_command = [args.theirs, *([] if args.theirs_dir else ["-P"]), "-m", "dealers_chess", "uci"]
     else:
         sys.exit("say --theirs PYTHON or --theirs-command COMMAND")
     ours_limit = Limit(args.movetime, args.depth, args.nodes)
