@@ -311,6 +311,7 @@ def play_game(engines: tuple[Engine, Engine], game_id: str, fen: str, opening: l
         for side in (0, 1):
             usage[side].clock_used.append(1 - max(clocks[side], 0) / budget[side])
     log(f"    moves: {' '.join(words)}")
+    log(f"    scores (White's view, cp, each engine's own): {' '.join('-' if s is None else str(s) for s in scores)}")
     log(f"    final: {format_fen(pos)}")
     return result
 

@@ -15,12 +15,14 @@ bitmasks of squares (int), one bit per square.
 from __future__ import annotations
 
 from dealers_chess.engine.board import Board
-from dealers_chess.engine.game import TypeTable
+from dealers_chess.engine.game import Promotion, TypeTable
 from dealers_chess.engine.kernel import EMPTY, line_open
 from dealers_chess.engine.measure.values import piece_value
 from dealers_chess.engine.position import Position
 from dealers_chess.engine.search.settings import Evaluation, settings
 from dealers_chess.pieces.catalogue import Group
+
+PROMOTION_SCALE = 800  # a promotion gaining this much (a pawn's to a queen in chess) earns the full pawn bonuses
 
 
 class TypeTerms:
@@ -29,13 +31,15 @@ class TypeTerms:
     squares it attacks on an empty board as a bitmask (`reach`) and its attack lines (`attacks`, the
     compiled type's); its weight as an attacker of a royal."""
 
-    __slots__ = ("squares", "phase", "pawn", "value", "passed", "reach", "attacks", "danger")
+    __slots__ = ("squares", "phase", "pawn", "value", "passed", "reach", "attacks", "danger", "becomes")
 
     def __init__(self, squares: tuple[list[int], list[int]], phase: int, pawn: bool, value: int,
-                 passed: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None,
-                 reach: tuple[list[int], list[int]] | None = None, attacks: tuple = ((), ()), danger: int = 0) -> None:
+                 passed: tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]] | None = None,
+                 reach: tuple[list[int], list[int]] | None = None, attacks: tuple = ((), ()), danger: int = 0,
+                 becomes: int | None = None) -> None:
         self.squares, self.phase, self.pawn, self.value = squares, phase, pawn, value
         self.passed, self.reach, self.attacks, self.danger = passed, reach, attacks, danger
+        self.becomes = becomes  # a pawn with its own promotion pieces: the best one's value (else the game's)
 
 
 class Evaluator:
@@ -49,6 +53,14 @@ class Evaluator:
         self.board = board
         self.terms: list[TypeTerms] = []
         self.hand_values: dict[str, int] = {}
+        self.hand_best: dict[tuple[str, ...], list[int]] = {}  # a hand -> its worth with 0, 1, 2 ... pawns
+        self.hand_top: dict[tuple[str, ...], int] = {}  # a hand -> its best piece's value
+        promotion = types.game.promotion
+        self.from_hand = promotion in (Promotion.HAND, Promotion.HAND_KEPT)
+        self.list_top = 0  # the best piece of the game's promotion list (none from an empty hand)
+        if promotion is Promotion.LIST:
+            self.list_top = max((self.value(i) for i in types.game.promotion_pieces if i in types.catalogue),
+                                default=0)
         self.full_phase = max(1, self.weights.phase_material * board.files // 8)
         self.royal_mg, self.royal_eg = _royal_tables(board, self.weights)
         self.shield = _shield_squares(board)
@@ -63,6 +75,18 @@ class Evaluator:
             found = 0 if piece.group is Group.ROYAL else round(100 * piece_value(piece, self.board))
             self.hand_values[piece_id] = found
         return found
+
+    def _hand_best(self, hand: tuple[str, ...]) -> list[int]:
+        """A hand's worth by the number of pawns that may promote: hand_fraction of its best pieces, one
+        per pawn (a piece in hand is a promotion to come; with no pawn left it is none)."""
+        values = sorted((self.value(i) for i in hand), reverse=True)
+        self.hand_top[hand] = values[0] if values else 0
+        worth, total = [0], 0
+        for v in values:
+            total += v
+            worth.append(round(self.weights.hand_fraction * total))
+        self.hand_best[hand] = worth
+        return worth
 
     def type_terms(self, t: int) -> TypeTerms:
         """The terms of type index t (types join the table as positions meet them)."""
@@ -88,7 +112,7 @@ class Evaluator:
         reach_counts = [len(kind.attacks[0][sq]) for sq in range(board.size)]  # squares it attacks on an empty board
         average = sum(reach_counts) / len(reach_counts)
         tables = []
-        passed: list[list[tuple[int, int]]] = []
+        passed: list[list[tuple[int, int, int]]] = []
         for side in (0, 1):
             table = []
             bonus = []
@@ -99,13 +123,16 @@ class Evaluator:
                     score += _pawn_term(kind, board, side, sq, self.types.pawn_rank, w)
                     advance = _advance(kind, board, side, sq, self.types.pawn_rank)
                     bonus.append((round(w.passed_pawn_base + w.passed_pawn_mg * advance ** 2),
-                                  round(w.passed_pawn_base + w.passed_pawn_eg * advance ** 2)))
+                                  round(w.passed_pawn_base + w.passed_pawn_eg * advance ** 2),
+                                  round(w.pawn_advance * advance ** 2) if kind.promotes else 0))
                 table.append(score)
             tables.append(table)
             passed.append(bonus)
         danger = 0 if pawn else max(1, min(round(value / 100), 12))
+        becomes = max((self.value(i) for i in piece.promotes_to), default=0) if piece.promotes_to else None
         return TypeTerms((tables[0], tables[1]), 0 if pawn else value, pawn, value,
-                         (passed[0], passed[1]) if pawn else None, reach, kind.attacks, danger)  # type: ignore[arg-type]
+                         (passed[0], passed[1]) if pawn else None, reach, kind.attacks, danger,  # type: ignore[arg-type]
+                         becomes)
 
     def evaluate(self, pos: Position) -> int:
         """The position's worth to the side to move, in centipawns."""
@@ -118,6 +145,7 @@ class Evaluator:
         # attackers[s] pieces of the enemy of s reach them, units[s] is their weight times the squares.
         zones = self._zones(pos) if self.weights.royal_danger else (0, 0)
         attackers, units = [0, 0], [0, 0]
+        tops = [self.list_top, self.list_top]  # per side, the best piece a promotion brings
         for side in (0, 1):
             part, bits, found = 0, 0, pawns[side]
             target = zones[1 - side]
@@ -138,11 +166,19 @@ class Evaluator:
             pawn_bits[side] = bits
             hand = pos.hands[side]
             if hand:
-                part += round(self.weights.hand_fraction * sum(self.value(i) for i in hand))
+                best = self.hand_best.get(hand)
+                if best is None:
+                    best = self._hand_best(hand)
+                if found:
+                    part += best[min(len(found), len(best) - 1)]
+                if self.from_hand:
+                    tops[side] = self.hand_top[hand]
             total += part if side == 0 else -part
         phase = min(phase, self.full_phase)
         if pawns[0] or pawns[1]:
-            total += self._pawn_structure(pawns, pawn_bits, phase)
+            if pos.deck is not None:
+                tops = [PROMOTION_SCALE + 100, PROMOTION_SCALE + 100]  # a card to come: as in chess
+            total += self._pawn_structure(pawns, pawn_bits, phase, tops)
         total += self._royal_safety(pos, phase, attackers, units)
         score = total if pos.turn == 0 else -total
         return score + self.weights.tempo
@@ -156,19 +192,26 @@ class Evaluator:
                 found[side] |= zone[r]
         return found[0], found[1]
 
-    def _pawn_structure(self, pawns: tuple[list, list], bits: list[int], phase: int) -> int:
-        """Passed pawns (weighed from middlegame to endgame), isolated and doubled pawns; White's view."""
+    def _pawn_structure(self, pawns: tuple[list, list], bits: list[int], phase: int, tops: list[int]) -> int:
+        """Pawns' advance toward promotion and passed pawns (weighed from middlegame to endgame), both by what a
+        promotion would gain (`tops`: each side's best piece to promote to; the full bonus from a gain of
+        PROMOTION_SCALE, as a pawn's to a queen in chess), isolated and doubled pawns; White's view."""
         full, w = self.full_phase, self.weights
         spans, beside, ahead = self.spans, self.files_beside, self.file_ahead
         total = 0
         for side in (0, 1):
             own, enemy = bits[side], bits[1 - side]
             part = 0
-            side_spans, side_ahead = spans[side], ahead[side]
+            side_spans, side_ahead, top = spans[side], ahead[side], tops[side]
             for sq, entry in pawns[side]:
-                if not side_spans[sq] & enemy and entry.passed is not None:
-                    mg, eg = entry.passed[side][sq]
-                    part += (mg * phase + eg * (full - phase)) // full
+                passed = entry.passed
+                if passed is not None:
+                    gain = (top if entry.becomes is None else entry.becomes) - entry.value
+                    if gain > 0:
+                        mg, eg, advance = passed[side][sq]
+                        if not side_spans[sq] & enemy:
+                            advance += (mg * phase + eg * (full - phase)) // full
+                        part += advance if gain >= PROMOTION_SCALE else advance * gain // PROMOTION_SCALE
                 if not beside[sq] & own:
                     part -= w.isolated_pawn
                 if side_ahead[sq] & own:
@@ -291,20 +334,12 @@ def _royal_zones(board: Board) -> list[int]:
 
 
 def _pawn_term(kind, board: Board, side: int, sq: int, pawn_rank: int, w: Evaluation) -> int:
-    """Advance toward the promotion zone (growing with the square of the way done) and the centre files."""
+    """A pawn on a central file, per step forward (its advance toward promotion is weighed in evaluate,
+    by what a promotion would bring)."""
     rank, file = board.rank_of(sq), board.file_of(sq)
     ahead = rank if side == 0 else board.ranks - 1 - rank  # ranks from its own back rank
     start = pawn_rank
     score = 0
-    zone = kind.zone[side] if kind.promotes else None
-    if zone is not None:
-        zone_ranks = [board.rank_of(z) if side == 0 else board.ranks - 1 - board.rank_of(z)
-                      for z in range(board.size) if zone[z]]
-        if zone_ranks:
-            target = min(r for r in zone_ranks)
-            way = max(1, target - start)
-            done = min(max(ahead - start, 0), way)
-            score += round(w.pawn_advance * (done / way) ** 2)
     half = (board.files - 1) / 2
     centrality = 1 - abs(file - half) / half
     if centrality > 0.5:
