@@ -58,7 +58,6 @@ class SearchTuning(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     lmp_base: Annotated[int, msgspec.Meta(ge=1, le=100)]
     lmp_depth: Annotated[int, msgspec.Meta(ge=0, le=20)]
     see_capture_margin: Weight
-    see_quiet_margin: Weight
     see_depth: Annotated[int, msgspec.Meta(ge=0, le=20)]
     delta_margin: Weight
     time_next_iteration: Fraction
