@@ -186,7 +186,17 @@ def check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
     Plain lines to a royal add only their single blocker (moving it may open the line; entering
     a plain line can only block it); other lines (hoppers, lame and bent paths) add every square.
     """
-    sensitive: set[int] = set()
+    checked, leaving, entering = check_lines(pos, side)
+    return checked, leaving | entering
+
+
+def check_lines(pos: Position, side: int) -> tuple[bool, set[int], set[int]]:
+    """(in check, squares an ordinary move may not leave, squares it may not enter) without a full check,
+    for the side to move: check_info's squares, told apart. A plain line's single blocker may not leave
+    (that opens the line); every square of another line (a hopper's, a lame or bent one) may neither be
+    left nor entered (a new screen can open a hopper's line)."""
+    leaving: set[int] = set()
+    entering: set[int] = set()
     checked = False
     occ, piece, types = pos.occ, pos.piece, pos.types.types
     enemy = 1 - side
@@ -198,17 +208,25 @@ def check_info(pos: Position, side: int) -> tuple[bool, set[int]]:
             for before, ray in lines:
                 if ray is None:
                     # A plain line opens by one ordinary move only if one piece blocks it (a pin).
-                    blockers = [sq for sq in before if occ[sq] != EMPTY]
-                    if not blockers:
-                        checked = True
-                    elif len(blockers) == 1:
-                        sensitive.add(blockers[0])
+                    blocker = -1
+                    for sq in before:
+                        if occ[sq] != EMPTY:
+                            if blocker >= 0:
+                                break  # two or more: no single move opens it
+                            blocker = sq
+                    else:
+                        if blocker < 0:
+                            checked = True
+                        else:
+                            leaving.add(blocker)
                     continue
                 if ray.initial and pos.moved[e]:
                     continue  # a first-move-only capture of a piece that has moved
-                sensitive.update(line_squares((before, ray)))
+                squares = line_squares((before, ray))
+                leaving.update(squares)
+                entering.update(squares)
                 if not checked:
                     checked = ray_captures_at(ray, before, occ)
     if checked and (pos.dazzled or uses_immobilizers(pos)):
         checked = in_check(pos, side)
-    return checked, sensitive
+    return checked, leaving, entering

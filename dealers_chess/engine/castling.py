@@ -42,33 +42,50 @@ def _targets(board: Board, castling: Castling, royal: int, partner: int) -> list
     return [(board.square(2, rank), board.square(3, rank))]
 
 
-def castling_moves(pos: Position, side: int) -> list[Move]:
+def castling_moves(pos: Position, side: int, checked: bool | None = None) -> list[Move]:
     """Castling moves whose path rules hold (royal safety afterwards is checked with the others).
 
     Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle. The
     royal is the one on the square where the royal this partner castles with starts (a royal of The Consuls
     that has walked between them castles with nothing; with it there, the other cannot pass it anyway).
+    `checked`, when the caller knows it, is whether the side is in check (asked here otherwise).
     """
     occ, plans = pos.occ, pos.castle_plans
     restrained = bool(pos.dazzled) or uses_immobilizers(pos)
     candidates = []
     home = castling_starts(pos, side) if pos.castling else {}
+    royals = pos.royals[side]
+    only = next(iter(royals)) if len(royals) == 1 else -1  # the side's one royal (most games), else -1
     for partner in pos.castling:
         if occ[partner] != side:
             continue
-        royal = pos.royal_for(partner)
-        if royal < 0 or home.get(partner) != royal or (restrained and not (_free(pos, royal) and _free(pos, partner))):
+        if only >= 0:
+            # With one royal, whether it castles with this partner depends on the two squares alone: the
+            # plans (none if it does not) are kept by the pair, without asking royal_for each time.
+            royal = only
+            found = plans.get((royal, partner))
+            if found is None:
+                found = plans[royal, partner] = (
+                    _castle_plans(pos.board, pos.game.castling, royal, partner)
+                    if pos.royal_for(partner) == royal else ())
+            if not found:
+                continue
+        else:
+            royal = pos.royal_for(partner)
+            if royal < 0:
+                continue
+            found = plans.get((royal, partner))
+            if found is None:
+                found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
+        if home.get(partner) != royal or (restrained and not (_free(pos, royal) and _free(pos, partner))):
             continue
-        found = plans.get((royal, partner))
-        if found is None:
-            found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
         for royal_to, partner_to, between in found:
             for sq in between:
                 if occ[sq] != EMPTY:
                     break
             else:
                 candidates.append((partner, royal, royal_to, partner_to))
-    if not candidates or in_check(pos, side):
+    if not candidates or (in_check(pos, side) if checked is None else checked):
         return []
     candidates.sort(key=lambda c: c[0])  # by partner square, each partner's landings in order
     return [

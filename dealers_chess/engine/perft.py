@@ -16,9 +16,9 @@ def perft(pos: Position, depth: int, battle: bool = False) -> int:
     """The number of legal move sequences of `depth` plies from the position (battle moves with `battle`)."""
     if depth <= 0:
         return 1
-    moves = moves_for_perft(pos, battle)
+    moves = legal_moves(pos) if not battle else moves_for_perft(pos, battle)
     if depth == 1:
-        return len(moves)
+        return len(moves)  # the last ply counted in bulk, its moves not made
     total = 0
     push, pop = pos.push, pos.pop
     for m in moves:

@@ -17,6 +17,7 @@ from dealers_chess.engine.rng import SplitMix64
 from dealers_chess.pieces.catalogue import Catalogue, Group
 
 WHITE, BLACK = 0, 1
+NORMAL, EN_PASSANT, BATTLE = Kind.NORMAL, Kind.EN_PASSANT, Kind.BATTLE
 SIDE_NAMES = ("white", "black")
 _MOVED_RNG = random.Random("moved")
 MOVED_Z = tuple(_MOVED_RNG.getrandbits(64) for _ in range(256))
@@ -182,39 +183,102 @@ class Position:
     # --- full make and unmake ---------------------------------------------------------
     def push(self, m: Move) -> None:
         """Play a move (assumed legal: use rules.play to check) and remember how to take it back."""
+        frm, to, kind, promotion, extra, _, _ = m
         s = self.turn
-        if m.kind == Kind.BATTLE:
+        if kind == BATTLE:
             self._push_battle(m, s)
             return
-        mover = self.types.types[self.piece[m.frm]]
-        victim_sq = m.extra if m.kind == Kind.EN_PASSANT else (m.to if m.kind == Kind.NORMAL else -1)
-        victim = self.piece[victim_sq] if victim_sq >= 0 else -1
+        piece, types = self.piece, self.types.types
+        t = piece[frm]
+        mover = types[t]
+        victim = piece[extra] if kind == EN_PASSANT else (piece[to] if kind == NORMAL else -1)
         saved = (
             self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, self.hands[0], self.hands[1],
-            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used, self.hash,
         )
         if self.castling:
             self.castling = self._castling_after(m, mover.royal)
         if mover.dazzle or self.dazzled or self.shielded or self.must_move:
             self._dazzle_after(m, mover.dazzle, s)
-        if victim >= 0 or m.promotion is not None:
+        if victim >= 0 or promotion is not None:
             self._hands_after(m, victim, s, mover)
-        self.ep, self.ep_victim = self._ep_after(m, mover, victim, s)
-        undo = self.apply(m)
+        if mover.no_ep_victim or kind != NORMAL or victim >= 0 or promotion is not None:
+            self.ep, self.ep_victim = (), -1  # (what _ep_after says for these, without asking)
+        else:
+            self.ep, self.ep_victim = self._ep_after(m, mover, victim, s)
+        if kind == NORMAL and promotion is None and (victim < 0 or not types[victim].convert_captor):
+            undo: list | tuple = self._move_plain(frm, to, t, mover, victim, s)
+        else:
+            undo = self.apply(m)
         self.stack.append((m, saved, undo))
         self.halfmove = 0 if victim >= 0 or mover.group is Group.PAWN else self.halfmove + 1
         if s == BLACK:
             self.fullmove += 1
         self.turn = 1 - s
-        self._remember()
+        self.keys.append((
+            self.hash, self.turn, self.castling, (self.hands[0], self.hands[1]), self.shared, self.deck,
+            self.dazzled, self.shielded, self.must_move, self.battle_used,
+        ))  # self.key(), inlined: push is the hottest code of the search and perft
+        self.passants.append((self.ep, self.ep_victim))
+
+    def _move_plain(self, frm: int, to: int, t: int, mover, victim: int, side: int) -> tuple:
+        """An ordinary move or capture, no promotion (most moves): apply() and set_square() inlined, for speed.
+        Returns what pop needs: (the mover's type, whether it had moved, the victim's type, whether it had)."""
+        piece, occ, moved = self.piece, self.occ, self.moved
+        was_moved = moved[frm]
+        zobrist = mover.zobrist[side]
+        h = self.hash ^ zobrist[frm] ^ zobrist[to]
+        if mover.initial:
+            h ^= (MOVED_Z[frm] if was_moved else 0) ^ MOVED_Z[to]
+        victim_moved = moved[to]
+        if victim >= 0:
+            enemy = 1 - side
+            taken = self.types.types[victim]
+            h ^= taken.zobrist[enemy][to] ^ (MOVED_Z[to] if victim_moved and taken.initial else 0)
+            self.squares[enemy].discard(to)
+            if taken.royal:
+                self.royals[enemy].discard(to)
+        own = self.squares[side]
+        own.discard(frm)
+        own.add(to)
+        if mover.royal:
+            royals = self.royals[side]
+            royals.discard(frm)
+            royals.add(to)
+        piece[frm], occ[frm], moved[frm] = -1, EMPTY, False
+        piece[to], occ[to], moved[to] = t, side, True
+        self.hash = h
+        return (t, was_moved, victim, victim_moved)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         m, saved, undo = self.stack.pop()
-        self.revert(undo)
+        if type(undo) is tuple:  # _move_plain's: put back by hand, as it was made
+            t, was_moved, victim, victim_moved = undo
+            frm, to = m[0], m[1]
+            side = 1 - self.turn
+            piece, occ, moved, types = self.piece, self.occ, self.moved, self.types.types
+            own = self.squares[side]
+            own.discard(to)
+            own.add(frm)
+            if types[t].royal:
+                royals = self.royals[side]
+                royals.discard(to)
+                royals.add(frm)
+            piece[frm], occ[frm], moved[frm] = t, side, was_moved
+            if victim >= 0:
+                enemy = 1 - side
+                piece[to], occ[to], moved[to] = victim, enemy, victim_moved
+                self.squares[enemy].add(to)
+                if types[victim].royal:
+                    self.royals[enemy].add(to)
+            else:
+                piece[to], occ[to], moved[to] = -1, EMPTY, victim_moved
+        else:
+            self.revert(undo)
         (
             self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, h0, h1,
-            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used, self.hash,
         ) = saved
         self.hands = [h0, h1]
         self.turn = 1 - self.turn
@@ -239,7 +303,7 @@ class Position:
         """Spinal Tap's battle move: every step made on the board at once, one capture at most."""
         saved = (
             self.castling, self.ep, self.ep_victim, self.halfmove, self.fullmove, self.hands[0], self.hands[1],
-            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used,
+            self.shared, self.deck, self.dazzled, self.shielded, self.must_move, self.battle_used, self.hash,
         )
         for step in m.steps:
             victim = self.piece[step.extra if step.kind == Kind.EN_PASSANT else step.to]
@@ -284,17 +348,12 @@ class Position:
         forward component (straight or diagonally forward); retreats and sideways moves set none."""
         if m.kind != Kind.NORMAL or victim >= 0 or mover.no_ep_victim or m.promotion is not None:
             return (), -1
-        board = self.board
-        dx = board.file_of(m.to) - board.file_of(m.frm)
-        dy = board.rank_of(m.to) - board.rank_of(m.frm)
-        steps = max(abs(dx), abs(dy))
-        forward = dy > 0 if side == WHITE else dy < 0
-        if steps < 2 or not forward or not (dx == 0 or abs(dx) == abs(dy)):
-            return (), -1
-        ux, uy = dx // steps, dy // steps
-        x, y = board.file_of(m.frm), board.rank_of(m.frm)
-        passed = tuple(board.square(x + ux * k, y + uy * k) for k in range(1, steps))
-        return passed, m.to
+        files = self.board.files
+        key = (files, m.frm, m.to, side)
+        found = _PASSED.get(key)
+        if found is None:
+            found = _PASSED[key] = _passed(self.board, m.frm, m.to, side)
+        return found
 
     def _hands_after(self, m: Move, victim: int, s: int, mover) -> None:
         hands = list(self.hands)
@@ -330,6 +389,23 @@ class Position:
                 elif side != EMPTY:
                     (must if self.types.types[self.piece[sq]].immobilize else dazzled).add(sq)
         self.dazzled, self.shielded, self.must_move = frozenset(dazzled), frozenset(shielded), frozenset(must)
+
+
+_PASSED: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int]] = {}  # (files, frm, to, side) -> _passed
+
+
+def _passed(board: Board, frm: int, to: int, side: int) -> tuple[tuple[int, ...], int]:
+    """Position._ep_after's answer for a pawn's ordinary non-capturing move: the squares passed and its
+    square, or ((), -1) (it depends on the squares and the side alone, so it is kept)."""
+    dx = board.file_of(to) - board.file_of(frm)
+    dy = board.rank_of(to) - board.rank_of(frm)
+    steps = max(abs(dx), abs(dy))
+    forward = dy > 0 if side == WHITE else dy < 0
+    if steps < 2 or not forward or not (dx == 0 or abs(dx) == abs(dy)):
+        return (), -1
+    ux, uy = dx // steps, dy // steps
+    x, y = board.file_of(frm), board.rank_of(frm)
+    return tuple(board.square(x + ux * k, y + uy * k) for k in range(1, steps)), to
 
 
 def takes_shared_extra(hand: tuple[str, ...], shared: tuple[str, ...], piece_id: str) -> bool:

@@ -14,6 +14,7 @@ from enum import Enum
 from dealers_chess.engine.attacks import (
     Mobility,
     check_info,
+    check_lines,
     immobility_reason,
     in_check,
     interposing_squares,
@@ -27,9 +28,18 @@ from dealers_chess.engine.attacks import (
 from dealers_chess.engine.castling import castling_moves, castling_partner_ok
 from dealers_chess.engine.dead import dead_position
 from dealers_chess.engine.errors import IllegalMoveError
-from dealers_chess.engine.game import Draws, Promotion, square_walks
+from dealers_chess.engine.game import (
+    HOT_SQUARE,
+    NOT_COMPILED,
+    ONTO_EMPTY,
+    ONTO_ENEMY,
+    Draws,
+    Promotion,
+    square_code,
+    square_walks,
+)
 from dealers_chess.engine.kernel import EMPTY, F_CAPTURE, F_EP, F_INITIAL, F_MOVE, R_CAPTURE, R_EP, fast_destinations
-from dealers_chess.engine.move import FRM, KIND, PLAIN_TAIL, TO, Kind, Move
+from dealers_chess.engine.move import KIND, PLAIN_TAIL, TO, Kind, Move
 from dealers_chess.engine.position import SIDE_NAMES, Position, squares_between
 from dealers_chess.pieces.catalogue import Group
 
@@ -38,9 +48,9 @@ NORMAL = Kind.NORMAL
 F_MOVE_CAPTURE = F_MOVE | F_CAPTURE  # a plain ray that moves to empty squares and captures the first enemy
 
 __all__ = [
-    "Outcome", "Result", "battle_move", "battle_moves", "castling_partner_ok", "claimable_draw", "has_battle_move",
-    "has_legal_move", "in_check",
-    "is_attacked", "is_frozen", "legal_moves", "outcome", "play", "pseudo_moves", "refusal_reason",
+    "Outcome", "Result", "battle_move", "battle_moves", "capture_moves", "castling_partner_ok", "claimable_draw",
+    "has_battle_move", "has_legal_move", "in_check", "is_attacked", "is_frozen", "legal_moves", "outcome", "play",
+    "pseudo_moves", "refusal_reason", "safety_sets",
 ]
 
 
@@ -82,11 +92,21 @@ def promotion_choices(pos: Position, kind, side: int) -> tuple[tuple[str, ...], 
 def pseudo_moves(pos: Position, side: int) -> list[Move]:
     """Every move of `side` that the pieces allow, before royal safety is checked."""
     moves: list[Move] = []
+    _generate(pos, side, moves, moves, None)
+    return moves
+
+
+def _generate(pos: Position, side: int, sure: list[Move], unsure: list[Move], risky: set[int] | None) -> None:
+    """The pseudo-legal moves of `side`: ordinary moves of pieces not in `risky` into `sure`, the others
+    (a risky piece's, en passant, castling, pushes) into `unsure` (with risky None, every move into `sure`)."""
     occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
     ep = pos.ep if pos.turn == side else ()
     restrained = uses_immobilizers(pos) or bool(pos.dazzled)
-    append, shielded = moves.append, pos.shielded
-    for sq in list(pos.squares[side]):
+    shielded = pos.shielded
+    guarded = pos.types.uncapturables or bool(shielded)  # some piece may not be captured: ask per capture
+    for sq in pos.squares[side]:
+        moves = unsure if risky is not None and sq in risky else sure
+        append = moves.append
         kind = types[piece[sq]]
         if restrained and mobility(pos, sq) is not FREE:
             if kind.teleport is not None and mobility(pos, sq) is DAZZLED:  # a dazzled Teleporter still teleports
@@ -94,35 +114,175 @@ def pseudo_moves(pos: Position, side: int) -> list[Move]:
             continue
         walks = kind.walks
         if walks is None:
-            _add_ray_moves(pos, kind, sq, side, ep, moves)
+            if moves is unsure:
+                _add_ray_moves(pos, kind, sq, side, ep, unsure)
+            else:
+                found: list[Move] = []
+                _add_ray_moves(pos, kind, sq, side, ep, found)
+                for m in found:
+                    (sure if m[KIND] == NORMAL else unsure).append(m)
             continue
-        # The common piece: plain rays with their moves built in advance (None where the move promotes).
-        for flags, lame, walk in walks[side][sq] or square_walks(kind, side, sq):
-            if flags != F_MOVE_CAPTURE:
-                if flags & F_INITIAL and moved[sq]:
+        if not guarded:  # the square's moves as compiled code, once it is hot (engine.game.square_code)
+            code = kind.compiled[0][side][sq]
+            if code is not None:
+                code(occ, moved, append)
+                if ep:
+                    for to in (walks[side][sq] or square_walks(kind, side, sq)).passants:
+                        if to in ep and occ[to] == EMPTY:
+                            _add_en_passant(pos, kind, sq, to, side, unsure)
+                continue
+            _warm(kind, side, sq, 0)
+        # The common piece: plain rays with their moves built in advance (None where the move promotes),
+        # one-square rays grouped (engine.game.SquareWalks).
+        singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
+        for to, move, onto in singles:
+            who = occ[to]
+            if who == EMPTY:
+                if onto == ONTO_ENEMY:
                     continue
-                if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+            elif who == side or onto == ONTO_EMPTY or (guarded and _guarded(pos, to)):
+                continue
+            if move is None:
+                _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+            else:
+                append(move)
+        if ep and passants:
+            for to in passants:
+                if to in ep and occ[to] == EMPTY:
+                    _add_en_passant(pos, kind, sq, to, side, unsure)
+        for walk in slides:  # (no square of a slide promotes)
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    append(move)
                     continue
+                if who != side and not (guarded and _guarded(pos, to)):
+                    append(move)
+                break
+        for flags, lame, walk in others:
+            if flags & F_INITIAL and moved[sq]:
+                continue
+            if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+                continue
             for to, move in walk:
                 who = occ[to]
                 if who == EMPTY:
                     if flags & F_EP and to in ep:
-                        _add_en_passant(pos, kind, sq, to, side, moves)
+                        _add_en_passant(pos, kind, sq, to, side, unsure)
                     elif flags & F_MOVE:
                         if move is None:
                             _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
                         else:
                             append(move)
                     continue
-                if flags & F_CAPTURE and who != side and not (types[piece[to]].uncapturable or to in shielded):
+                if flags & F_CAPTURE and who != side and not (guarded and _guarded(pos, to)):
                     if move is None:
                         _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
                     else:
                         append(move)
                 break
     if pos.castling and pos.turn == side:
-        moves.extend(castling_moves(pos, side))
+        unsure.extend(castling_moves(pos, side, False if risky is not None else None))  # (routed: not in check)
+
+
+def _warm(kind, side: int, sq: int, captures: int) -> None:
+    """Count a generation from a square; a hot one gets its moves compiled (engine.game.square_code)."""
+    heat = kind.heat[captures][side]
+    heat[sq] += 1
+    if heat[sq] == HOT_SQUARE:
+        code = square_code(kind, side, sq, bool(captures))
+        if code is None:
+            heat[sq] = NOT_COMPILED
+        else:
+            kind.compiled[captures][side][sq] = code
+
+
+def _guarded(pos: Position, sq: int) -> bool:
+    """Whether the piece on sq may not be captured now: an uncapturable type, or shielded this turn."""
+    return pos.types.types[pos.piece[sq]].uncapturable or sq in pos.shielded
+
+
+def capture_moves(pos: Position, side: int) -> list[Move]:
+    """The captures (en passant included) and promotions among `pseudo_moves(pos, side)`, without building the
+    quiet moves: what a quiescence search tries (castling and pushes capture nothing)."""
+    moves: list[Move] = []
+    occ, piece, moved, types = pos.occ, pos.piece, pos.moved, pos.types.types
+    ep = pos.ep if pos.turn == side else ()
+    restrained = uses_immobilizers(pos) or bool(pos.dazzled)
+    append, shielded = moves.append, pos.shielded
+    guarded = pos.types.uncapturables or bool(shielded)
+    enemy = 1 - side
+    for sq in pos.squares[side]:
+        kind = types[piece[sq]]
+        if restrained and mobility(pos, sq) is not FREE:
+            continue  # a dazzled Teleporter's teleport captures nothing
+        walks = kind.walks
+        if walks is None:
+            found: list[Move] = []
+            _add_ray_moves(pos, kind, sq, side, ep, found)
+            moves.extend(m for m in found if m.promotion is not None or m.kind == Kind.EN_PASSANT
+                         or (m.kind == NORMAL and occ[m.to] != EMPTY))
+            continue
+        if not guarded:  # compiled code, as in _generate
+            code = kind.compiled[1][side][sq]
+            if code is not None:
+                code(occ, moved, append)
+                if ep:
+                    for to in (walks[side][sq] or square_walks(kind, side, sq)).passants:
+                        if to in ep and occ[to] == EMPTY:
+                            _add_en_passant(pos, kind, sq, to, side, moves)
+                continue
+            _warm(kind, side, sq, 1)
+        singles, passants, slides, others = walks[side][sq] or square_walks(kind, side, sq)
+        for to, move, onto in singles:
+            who = occ[to]
+            if who == enemy:
+                if onto != ONTO_EMPTY and not (guarded and _guarded(pos, to)):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+            elif who == EMPTY and move is None and onto != ONTO_ENEMY:
+                _add_promoting(pos, kind, sq, to, side, moves)
+        for walk in slides:  # (no square of a slide promotes)
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    continue
+                if who != side and not (guarded and _guarded(pos, to)):
+                    append(move)
+                break
+        for flags, lame, walk in others:
+            if flags & F_INITIAL and moved[sq]:
+                continue
+            if lame and (occ[lame[0]] != EMPTY or (len(lame) > 1 and any(occ[x] != EMPTY for x in lame[1:]))):
+                continue
+            for to, move in walk:
+                who = occ[to]
+                if who == EMPTY:
+                    if flags & F_EP and to in ep:
+                        _add_en_passant(pos, kind, sq, to, side, moves)
+                    elif flags & F_MOVE and move is None:
+                        _add_promoting(pos, kind, sq, to, side, moves)
+                    continue
+                if flags & F_CAPTURE and who != side and not (guarded and _guarded(pos, to)):
+                    if move is None:
+                        _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, moves)
+                    else:
+                        append(move)
+                break
+        if ep and passants:  # last, as after the compiled code: the same order either way
+            for to in passants:
+                if to in ep and occ[to] == EMPTY:
+                    _add_en_passant(pos, kind, sq, to, side, moves)
     return moves
+
+
+def _add_promoting(pos: Position, kind, sq: int, to: int, side: int, moves: list[Move]) -> None:
+    """The promotions of a move onto the empty square `to` in the zone (not the plain move, if allowed)."""
+    entering: list[Move] = []
+    _add_promotions(pos, kind, sq, to, side, Kind.NORMAL, -1, entering)
+    moves.extend(m for m in entering if m.promotion is not None)
 
 
 def _add_ray_moves(pos: Position, kind, sq: int, side: int, ep, moves: list[Move]) -> None:
@@ -227,21 +387,20 @@ def legal_moves(pos: Position) -> list[Move]:
     """Every legal move of the side to move (battle moves apart: `battle_moves`): the pseudo-legal moves
     that leave all its royals safe, only the jumped Hyena's while it must move."""
     side = pos.turn
-    moves = pseudo_moves(pos, side)
-    checked, sensitive = check_info(pos, side)
+    checked, risky, entering = safety_sets(pos, side)
+    legal: list[Move]
     if checked or pos.must_move:
-        legal = [m for m in moves if _safe_after(pos, m, side)]
+        legal = [m for m in pseudo_moves(pos, side) if _safe_after(pos, m, side)]
     else:
-        # Not in check: an ordinary move is safe unless it leaves or enters a square on a line to a
-        # royal (`sensitive`) or moves a piece whose move changes attacks (a royal, a Hyena, a Dazzler).
-        risky = sensitive.union(pos.royals[side])
-        if pos.types.immobilizers or pos.types.dazzlers:
-            types, piece = pos.types.types, pos.piece
-            risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
-        legal = [  # m[FRM] is m.frm: indexing a tuple is faster than its field names, in this the hottest loop
-            m for m in moves
-            if (m[KIND] == NORMAL and m[FRM] not in risky and m[TO] not in sensitive) or _safe_after(pos, m, side)
-        ]
+        # Not in check: an ordinary move of a piece not in `risky` is safe unless it enters a square of a
+        # line that is not plain (`entering`, usually none); only the rest is tried (safety_sets).
+        legal = []
+        unsure: list[Move] = []
+        _generate(pos, side, legal, unsure, risky)
+        if entering:
+            unsure.extend(m for m in legal if m[TO] in entering)  # m[TO] is m.to: indexing is faster (hot)
+            legal = [m for m in legal if m[TO] not in entering]
+        legal.extend(m for m in unsure if _safe_after(pos, m, side))
     if pos.must_move:
         forced = [m for m in legal if m.frm in pos.must_move]
         if forced:
@@ -249,9 +408,27 @@ def legal_moves(pos: Position) -> list[Move]:
     return legal
 
 
+def safety_sets(pos: Position, side: int) -> tuple[bool, set[int], set[int]]:
+    """(in check, risky, entering) for `side` to move. Not in check, an ordinary move (Kind.NORMAL) from a
+    square not in `risky` to a square not in `entering` leaves every royal safe; any other move needs
+    trying. From engine.attacks.check_lines: a plain line's single blocker may not leave, a square of
+    another line (a hopper's) may neither be left nor entered; `risky` adds the royals and the pieces
+    whose move changes attacks (a Hyena, a Dazzler)."""
+    checked, leaving, entering = check_lines(pos, side)
+    risky = leaving.union(pos.royals[side])
+    if pos.types.immobilizers or pos.types.dazzlers:
+        types, piece = pos.types.types, pos.piece
+        risky.update(sq for sq in pos.squares[side] if types[piece[sq]].immobilize or types[piece[sq]].dazzle)
+    return checked, risky, entering
+
+
 def _safe_after(pos: Position, m: Move, side: int) -> bool:
     """Whether `side` still has a royal after the move and none of them is attacked."""
-    mover = pos.types.types[pos.piece[m.frm]]
+    types = pos.types.types
+    mover = types[pos.piece[m.frm]]
+    if (mover.royal and m.kind == NORMAL and m.promotion is None and len(pos.royals[side]) == 1
+            and not (pos.types.immobilizers or pos.types.dazzlers)):
+        return _royal_step_safe(pos, m.frm, m.to, side)
     idle: frozenset[int] = frozenset()
     shield: frozenset[int] = frozenset()
     if mover.dazzle:
@@ -265,6 +442,32 @@ def _safe_after(pos: Position, m: Move, side: int) -> bool:
         return bool(royals) and not any(r not in shield and is_attacked(pos, r, 1 - side, idle) for r in royals)
     finally:
         pos.revert(undo)
+
+
+def _royal_step_safe(pos: Position, frm: int, to: int, side: int) -> bool:
+    """_safe_after for an ordinary move of a side's only royal, without making it (kings move most often
+    of the moves that must be tried): the destination must not be attacked once the royal has left its
+    square (an enemy there is taken, so it attacks nothing). A Zombie's capture, which turns the royal
+    into a pawn, is made and tried like any other move."""
+    victim = pos.piece[to]
+    enemy = 1 - side
+    if victim >= 0 and pos.types.types[victim].convert_captor:
+        undo = pos.apply(Move(frm, to))
+        try:
+            royals = pos.royals[side]
+            return bool(royals) and not any(is_attacked(pos, r, enemy) for r in royals)
+        finally:
+            pos.revert(undo)
+    occ, taken = pos.occ, pos.squares[enemy]
+    occ[frm] = EMPTY
+    if victim >= 0:
+        taken.discard(to)
+    try:
+        return not is_attacked(pos, to, enemy)
+    finally:
+        occ[frm] = side
+        if victim >= 0:
+            taken.add(to)
 
 
 def _obliged(pos: Position) -> bool:

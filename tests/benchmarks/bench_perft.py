@@ -1,5 +1,10 @@
-"""Benchmark: perft of the orthodox start to depth 4, this engine against python-chess in one run,
-and the median time of one legal-move list in a 12x12 Dealer's middlegame.
+"""Benchmark: perft of the orthodox start to depth 4, this engine against python-chess in one run (and,
+for information, two more of the standard perft positions to depth 3), and the median time of one
+legal-move list in a 12x12 Dealer's middlegame.
+
+Both count the last ply in bulk (the moves listed, not made). Times are CPU time (time.process_time),
+the best of RUNS runs, the two engines taking turns run by run, so a busy moment of the shared machine
+weighs on both alike. The issue's target: this engine at least twice as fast as python-chess.
 
 Run: .venv/bin/python tests/benchmarks/bench_perft.py
 """
@@ -19,7 +24,12 @@ from dealers_chess.engine.rules import legal_moves
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 DEPTH = 4
-RUNS = 5  # each side's best of five, so a busy moment of the machine does not decide the ratio
+RUNS = 7  # each side's best of seven, so a busy moment of the machine does not decide the ratio
+TARGET = 2.0  # this engine's leaves per second over python-chess's, both bulk-counting (issue 32)
+MORE = [  # (name, FEN, depth): standard perft positions, for information
+    ("Kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+    ("a quiet middlegame", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3),
+]
 
 
 def chess_perft_made(board: chess.Board, depth: int) -> int:
@@ -47,15 +57,26 @@ def chess_perft_bulk(board: chess.Board, depth: int) -> int:
 
 
 def timed(function, *args) -> tuple[int, float]:
-    started = time.perf_counter()
+    started = time.process_time()
     nodes = function(*args)
-    return nodes, time.perf_counter() - started
+    return nodes, time.process_time() - started
 
 
-def best_of(runs: int, function, make_start) -> tuple[int, float]:
-    """The count and the fastest of `runs` timings, each from a fresh start (the first warms caches)."""
-    results = [timed(function, make_start(), DEPTH) for _ in range(runs)]
-    return results[0][0], min(seconds for _, seconds in results)
+def race(fen: str, depth: int, runs: int = RUNS) -> dict[str, tuple[int, float]]:
+    """Per contestant (this engine, python-chess making every move, python-chess bulk-counting): the count
+    and the fastest of `runs` timings, each from a fresh start, the three taking turns run by run."""
+    contestants = {
+        "ours": (perft, lambda: parse_fen(fen)),
+        "made": (chess_perft_made, lambda: chess.Board(fen)),
+        "bulk": (chess_perft_bulk, lambda: chess.Board(fen)),
+    }
+    best: dict[str, tuple[int, float]] = {}
+    for _ in range(runs):
+        for name, (function, make_start) in contestants.items():
+            nodes, seconds = timed(function, make_start(), depth)
+            if name not in best or seconds < best[name][1]:
+                best[name] = (nodes, seconds)
+    return best
 
 
 def middlegame_12x12(plies: int = 40, seed: int = 3):
@@ -71,18 +92,23 @@ def middlegame_12x12(plies: int = 40, seed: int = 3):
 
 
 def main() -> None:
-    ours, ours_s = best_of(RUNS, perft, lambda: parse_fen(START))
-    made, made_s = best_of(RUNS, chess_perft_made, lambda: chess.Board(START))
-    bulk, bulk_s = best_of(RUNS, chess_perft_bulk, lambda: chess.Board(START))
+    best = race(START, DEPTH)
+    (ours, ours_s), (made, made_s), (bulk, bulk_s) = best["ours"], best["made"], best["bulk"]
     assert ours == made == bulk == 197281
     rate, rate_made, rate_bulk = ours / ours_s, made / made_s, bulk / bulk_s
-    print(f"perft({DEPTH}) of the orthodox start: {ours} leaves (best of {RUNS} runs each)")
+    print(f"perft({DEPTH}) of the orthodox start: {ours} leaves (CPU time, best of {RUNS} runs each, in turns)")
     print(f"  this engine (last ply bulk-counted):  {ours_s:6.2f} s  {rate:10,.0f} leaves/s")
     print(f"  python-chess, make/unmake every node: {made_s:6.2f} s  {rate_made:10,.0f} leaves/s  "
           f"ratio {rate / rate_made:.2f}")
-    verdict = "OK" if rate >= rate_bulk else "below the target"
+    verdict = "OK" if rate >= TARGET * rate_bulk else "below the target"
     print(f"  python-chess, last ply bulk-counted:  {bulk_s:6.2f} s  {rate_bulk:10,.0f} leaves/s  "
-          f"ratio {rate / rate_bulk:.2f}  (target 1.00: {verdict})")
+          f"ratio {rate / rate_bulk:.2f}  (target {TARGET:.2f}: {verdict})")
+    for name, fen, depth in MORE:
+        found = race(fen, depth, 3)
+        (ours, ours_s), (bulk, bulk_s) = found["ours"], found["bulk"]
+        assert ours == bulk
+        print(f"perft({depth}) of {name}: {ours} leaves; this engine {ours_s:.3f} s, python-chess bulk-counting "
+              f"{bulk_s:.3f} s: ratio {bulk_s / ours_s:.2f}")
     pos = middlegame_12x12()
     times = []
     for _ in range(300):

@@ -34,8 +34,75 @@ def test_a_session_through_a_pipe_survives_bad_lines():
     lines = run_lines("uci\nisready\nhello\ngo movetime fast\nposition startpos moves f2f3 e7e5 g2g4\n"
                       "setoption name Threads value 4\ngo movetime 300\nisready\n")
     assert lines[lines.index("uciok") + 1] == "readyok"
-    assert sum(line.startswith("info string ") for line in lines) == 3
-    assert lines.count("readyok") == 2 and lines[-1] == "bestmove d8h4"  # the end of input waits for the answer
+    said = [line for line in lines if line.startswith("info string ")]
+    assert len(said) == 4, said  # hello; movetime fast, and so depth 1; Threads 4
+    answers = [line for line in lines if line.startswith("bestmove ")]
+    assert len(answers) == 2 and lines.count("readyok") == 2
+    assert answers[-1] == "bestmove d8h4"  # the end of input waits for the answer
+
+
+def test_the_review_freezing_sequences_through_a_pipe():
+    # go infinite, then setoption / ucinewgame / go: isready is answered at once, stop gives the bestmove,
+    # the waiting lines then run (the go answers too), and quit ends the process.
+    script = ("uci\ngo infinite\nsetoption name Hash value 32\nucinewgame\nisready\n"
+              "position startpos moves e2e4\ngo depth 2\nstop\nisready\ngo ponder movetime 200\n"
+              "ponderhit\ngo searchmoves a7a6 depth 2\ngo mate 1\ngo depth 0\nisready\nquit\n")
+    process = subprocess.Popen(DEALER_UCI, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    for line in script.splitlines(keepends=True):
+        process.stdin.write(line)
+        process.stdin.flush()
+        time.sleep(0.15)
+    out, err = process.communicate(timeout=60)
+    lines = out.splitlines()
+    assert process.returncode == 0 and err == ""
+    answers = [line.split()[1] for line in lines if line.startswith("bestmove ")]
+    # infinite (stopped), depth 2 after e2e4, ponder + ponderhit, searchmoves, mate 1, depth 0
+    assert len(answers) == 6, lines
+    assert answers[0] in START_MOVES and answers[3] == "a7a6"
+    assert lines.count("readyok") == 3
+    first_ready = lines.index("readyok")
+    assert first_ready < next(i for i, line in enumerate(lines) if line.startswith("bestmove "))
+
+
+START_MOVES = {"a2a3", "a2a4", "b1a3", "b1c3", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "e2e3", "e2e4",
+               "f2f3", "f2f4", "g1f3", "g1h3", "g2g3", "g2g4", "h2h3", "h2h4"}
+
+
+def test_python_chess_root_moves_multipv_and_mate_limits():
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    with chess.engine.SimpleEngine.popen_uci(DEALER_UCI) as engine:
+        # searchmoves: python-chess's root_moves (the review's TimeoutError)
+        only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+        played = engine.play(board, chess.engine.Limit(depth=2), root_moves=only)
+        assert played.move in only
+        mate = engine.play(board, chess.engine.Limit(mate=1))
+        assert mate.move == chess.Move.from_uci("h5f7")
+        lines = engine.analyse(board, chess.engine.Limit(depth=3), multipv=3)
+        assert [info["multipv"] for info in lines] == [1, 2, 3]
+        assert lines[0]["pv"][0] == chess.Move.from_uci("h5f7") and lines[0]["score"].relative.mate() == 1
+        assert len({info["pv"][0] for info in lines}) == 3
+        zero = engine.play(chess.Board(), chess.engine.Limit(depth=0))
+        assert zero.move in chess.Board().legal_moves
+
+
+def test_python_chess_plays_with_pondering():
+    # play(ponder=True): after each answer the engine ponders on the expected reply; python-chess sends
+    # ponderhit when that reply comes, stop and a new position when another does.
+    rng = random.Random(5)
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_uci(DEALER_UCI) as engine:
+        assert engine.options["Ponder"].type == "check"
+        for _ in range(6):
+            result = engine.play(board, chess.engine.Limit(time=0.1), ponder=True)
+            board.push(result.move)
+            if board.is_game_over():
+                break
+            expected = result.ponder if result.ponder in board.legal_moves else None
+            reply = expected if expected is not None and rng.random() < 0.5 else rng.choice(list(board.legal_moves))
+            board.push(reply)
+            if board.is_game_over():
+                break
 
 
 def test_quit_stops_the_search_at_once():

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
 from dealers_chess.engine.board import Board, BoardError, board_of, parse_board_size
+from dealers_chess.engine.game import NOT_COMPILED, builtin_games, square_code
 from dealers_chess.engine.kernel import EMPTY, Reach, compile_movement, destinations
+from dealers_chess.engine.rules import capture_moves, legal_moves, pseudo_moves
 from dealers_chess.pieces.movement import parse_movement
+from tests.positions import random_deal, random_walk, spinal_melee, start_of
 
 BOARD = board_of(15, 15)
 CENTRE = (7, 7)
@@ -118,3 +124,118 @@ def test_board_names_and_limits():
         board_of(8, 8).parse_square("i1")
     with pytest.raises(BoardError):
         Board(8, 8).parse_square("e")
+
+
+# --- the compiled square code (engine.game.square_code) gives exactly the moves the rays give walked ---
+
+def _walkable_kinds(pos) -> list:
+    kinds = {id(k): k for k in (pos.types.compiled(pos.piece[sq]) for side in (0, 1) for sq in pos.squares[side])}
+    return [k for k in kinds.values() if k.walks is not None]
+
+
+def _moves(pos) -> tuple:
+    side = pos.turn
+    return Counter(pseudo_moves(pos, side)), Counter(capture_moves(pos, side)), Counter(legal_moves(pos)), \
+        Counter(pseudo_moves(pos, 1 - side))
+
+
+def walked_and_compiled(pos) -> tuple:
+    """The moves with every square walked (nothing compiled), then with every square compiled."""
+    kinds = _walkable_kinds(pos)
+    saved = [(k, [[list(row) for row in part] for part in k.compiled], [[list(row) for row in part] for part in k.heat])
+             for k in kinds]
+    try:
+        for k in kinds:
+            for part in (0, 1):
+                for side in (0, 1):
+                    k.compiled[part][side][:] = [None] * len(k.compiled[part][side])
+                    k.heat[part][side][:] = [NOT_COMPILED] * len(k.heat[part][side])
+        walked = _moves(pos)
+        for side in (0, 1):  # each piece's own square compiled (all that generation reads)
+            for sq in pos.squares[side]:
+                k = pos.types.compiled(pos.piece[sq])
+                if k.walks is not None:
+                    for part in (0, 1):
+                        k.compiled[part][side][sq] = square_code(k, side, sq, bool(part))
+        compiled = _moves(pos)
+    finally:
+        for k, compiled_rows, heat_rows in saved:
+            for part in (0, 1):
+                for side in (0, 1):
+                    k.compiled[part][side][:] = compiled_rows[part][side]
+                    k.heat[part][side][:] = heat_rows[part][side]
+    return walked, compiled
+
+
+@pytest.mark.parametrize("game_id", sorted(builtin_games()))
+def test_compiled_moves_are_the_walked_moves_in_every_game(game_id):
+    rng = random.Random(game_id)
+    for _ in range(2):
+        pos = random_walk(start_of(game_id), rng, rng.randint(0, 40))
+        walked, compiled = walked_and_compiled(pos)
+        assert walked == compiled
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", sorted(builtin_games()))
+def test_compiled_moves_are_the_walked_moves_in_many_positions(game_id):
+    rng = random.Random(game_id + "/many")
+    for _ in range(25):
+        pos = random_walk(start_of(game_id), rng, rng.randint(0, 120))
+        walked, compiled = walked_and_compiled(pos)
+        assert walked == compiled
+
+
+def test_compiled_moves_are_the_walked_moves_in_deals_and_melees():
+    rng = random.Random(11)
+    for files in (8, 10, 12):
+        pos = random_walk(random_deal(rng, files), rng, rng.randint(0, 40))
+        walked, compiled = walked_and_compiled(pos)
+        assert walked == compiled
+    pos = random_walk(spinal_melee(rng), rng, 6)
+    walked, compiled = walked_and_compiled(pos)
+    assert walked == compiled
+
+
+def test_square_code_reads_like_the_walk():
+    # A knight on g1 (White): a leap to each of e2, f3 and h3, onto an empty or an enemy square.
+    pos = start_of("chess")
+    knight = pos.types.compiled(pos.piece[6])
+    code = square_code(knight, 0, 6)
+    found: list = []
+    code(pos.occ, pos.moved, found.append)
+    assert sorted((m.frm, m.to) for m in found) == [(6, 21), (6, 23)]  # f3, h3 (e2 holds a pawn)
+
+
+def test_compiled_and_walked_moves_come_in_the_same_order():
+    # The search's move ordering breaks ties by the generator's order: a square that turns hot between
+    # two searches must not change what they find.
+    rng = random.Random(4)
+    for game_id in ("chess", "dealers-8x8", "wad-chess"):
+        pos = random_walk(start_of(game_id), rng, 30)
+        kinds = _walkable_kinds(pos)
+        walked, compiled = walked_and_compiled(pos)
+        assert kinds and walked == compiled
+        side = pos.turn
+        orders = []
+        for compile_all in (False, True):
+            saved = [(k, [[list(r) for r in part] for part in k.compiled]) for k in kinds]
+            try:
+                for k in kinds:
+                    for part in (0, 1):
+                        for s in (0, 1):
+                            k.compiled[part][s][:] = [None] * len(k.compiled[part][s])
+                if compile_all:
+                    for s in (0, 1):
+                        for sq in pos.squares[s]:
+                            k = pos.types.compiled(pos.piece[sq])
+                            if k.walks is not None:
+                                for part in (0, 1):
+                                    k.compiled[part][s][sq] = square_code(k, s, sq, bool(part))
+                orders.append((pseudo_moves(pos, side), capture_moves(pos, side), legal_moves(pos)))
+            finally:
+                for k, rows in saved:
+                    for part in (0, 1):
+                        for s in (0, 1):
+                            k.compiled[part][s][:] = rows[part][s]
+        assert orders[0] == orders[1]

@@ -1,26 +1,32 @@
 """The UCI protocol over the toolkit's search: `dealer uci` for chess GUIs and python-chess.
 
-One line in, zero or more lines out. `UciEngine.handle` reads a line; the search runs in a thread
-of its own so that `stop`, `isready` and `quit` are read while it thinks; every answer goes out
-through one `write` function (a lock keeps the lines of the two threads whole). A line that
-cannot be read is answered with `info string <reason>` and never ends the engine.
+One line in, zero or more lines out. `UciEngine.handle` reads a line; the search runs in a thread of
+its own, so `stop`, `isready`, `ponderhit` and `quit` are read while it thinks. Any other command that
+arrives during a search waits (in order) until that search has given its `bestmove`, so a GUI that
+sends `setoption`, `ucinewgame` or `go` during `go infinite` is served once it sends `stop`; the engine
+never stops reading. Every `go` ends in exactly one `bestmove`, whatever its words: a word that cannot
+be read is named in an `info string` and left out. Every answer goes out through one `write`
+function (a lock keeps the lines of the two threads whole). A line that cannot be carried out is
+answered with `info string <reason>` and never ends the engine.
 
 Positions are the project's FEN (hands and extras included, docs/notation.md) and moves its
 coordinate form, written the UCI way: e7e8q, a10a11ch (promotion code in lower case, no '=').
+An illegal move inside `position ... moves` keeps the moves before it, as Stockfish does, and says so.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from dealers_chess import installed_version
 from dealers_chess.engine.game import GameDef, builtin_games, default_catalogue, load_game
 from dealers_chess.engine.move import Kind, Move
 from dealers_chess.engine.notation import format_move, parse_fen, parse_move
 from dealers_chess.engine.position import Position
-from dealers_chess.engine.rules import play
+from dealers_chess.engine.rules import battle_moves, legal_moves, play
 from dealers_chess.engine.search import Info, Limits, Searcher, SearchResult
 from dealers_chess.pieces.catalogue import Catalogue
 from dealers_chess.pieces.errors import DealerError
@@ -30,13 +36,18 @@ AUTHOR = "the Dealer's Chess toolkit authors"
 DEFAULT_VARIANT = "chess"
 HASH_MB = (16, 1, 1024)  # default, min, max
 LEVELS = (1, 8)  # Skill Level: 1 for a beginner ... 8, full strength (the search's levels, assets/search/engine.toml)
+MULTIPV = (1, 1, 64)  # default, min, max lines
+OVERHEAD_MS = (10, 0, 5000)  # Move Overhead: default, min, max milliseconds kept back for the answer to travel
 MOVES_TO_GO = 30  # moves the remaining time must last when the GUI does not say (movestogo)
-INCREMENT_SHARE = 0.75  # of each increment spent on the move
-MOST_OF_CLOCK = 0.5  # never more than this share of the remaining time on one move (unless it is the last)
-OVERHEAD_S = 0.03  # kept back from every allotment: the answer must reach the GUI before the time is up
-HARD_STOP_S = 0.01  # the search is stopped this long before its allotment ends, whatever it is doing
-GO_NUMBERS = ("movetime", "depth", "nodes", "wtime", "btime", "winc", "binc", "movestogo")
-GO_FLAGS = ("infinite",)
+MOST_MOVES_TO_GO = 50  # a movestogo above this is read as this
+TARGET_SCALE = 5.0  # on a clock the search may run to this many times its target, when an iteration needs it
+MOST_OF_CLOCK = 0.25  # never more than this share of the remaining time on one move (unless it is the last)
+RESERVE_S = 0.1  # kept out of the shared time on a clock (at most a quarter of it): room for a slow answer
+HARD_STOP_S = 0.005  # the guard timer stops the search this long before its allotment ends, whatever it does
+GO_NUMBERS = ("movetime", "depth", "nodes", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+GO_FLAGS = ("infinite", "ponder")
+GO_LIST = "searchmoves"  # followed by moves up to the next word of GO_NUMBERS or GO_FLAGS
+IMMEDIATE = ("stop", "isready", "quit", "ponderhit", "uci", "debug")  # read at once, even during a search
 
 
 class UciError(DealerError):
@@ -55,61 +66,118 @@ class Go:
     winc: int | None = None
     binc: int | None = None
     movestogo: int | None = None
+    mate: int | None = None
     infinite: bool = False
+    ponder: bool = False
+    searchmoves: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # what could not be read (said in `info string`, then left out)
+
+    @property
+    def endless(self) -> bool:
+        """Whether its `bestmove` waits for `stop` (or `ponderhit`), even when the search has ended."""
+        return self.infinite or self.ponder
+
+    @property
+    def bounded(self) -> bool:
+        """Whether anything but `stop` ends the search: a time, depth, node or mate limit."""
+        return any(v is not None for v in (self.movetime, self.depth, self.nodes, self.wtime, self.btime, self.mate))
 
 
 def parse_go(words: list[str]) -> Go:
-    """The `go` command's words after `go`; UciError naming the word that cannot be read."""
+    """The `go` command's words after `go`. A word that cannot be read is left out and named in `problems`;
+    a `go` whose every limit was unreadable searches one ply, so that it still answers soon."""
     numbers: dict[str, int] = {}
-    infinite = False
+    flags = {"infinite": False, "ponder": False}
+    searchmoves: list[str] = []
+    problems: list[str] = []
     index = 0
     while index < len(words):
         word = words[index]
-        if word == "infinite":  # the one flag (GO_FLAGS)
-            infinite = True
-            index += 1
+        index += 1
+        if word in GO_FLAGS:
+            flags[word] = True
+            continue
+        if word == GO_LIST:
+            while index < len(words) and words[index] not in GO_NUMBERS + GO_FLAGS + (GO_LIST,):
+                searchmoves.append(words[index][:20])
+                index += 1
             continue
         if word not in GO_NUMBERS:
-            raise UciError(f"go: unknown word {word[:40]!r}; allowed: {', '.join(GO_NUMBERS + GO_FLAGS)}")
-        if index + 1 == len(words):
-            raise UciError(f"go {word}: a number must follow")
-        value = words[index + 1]
+            problems.append(f"go: unknown word {word[:40]!r} left out; allowed: "
+                            f"{', '.join(GO_NUMBERS + GO_FLAGS + (GO_LIST,))}")
+            continue
+        if index == len(words) or words[index] in GO_NUMBERS + GO_FLAGS + (GO_LIST,):
+            problems.append(f"go {word}: a number must follow; left out")
+            continue
+        value = words[index]
+        index += 1
         if not value.lstrip("-").isdigit() or not value.isascii() or len(value) > 15:
-            raise UciError(f"go {word}: {value[:40]!r} is not a whole number")
+            problems.append(f"go {word}: {value[:40]!r} is not a whole number; left out")
+            continue
         number = int(value)
         if number < 0 and word not in ("wtime", "btime"):  # a clock may be overdrawn; nothing else is negative
-            raise UciError(f"go {word}: {number} is negative")
-        if word in ("depth", "nodes", "movestogo") and number == 0:
-            raise UciError(f"go {word}: must be at least 1")
+            problems.append(f"go {word}: {number} is negative; left out")
+            continue
+        if number == 0 and word in ("depth", "nodes", "mate"):
+            problems.append(f"go {word} 0: searching the least there is ({word} 1)")
+            number = 1
+        if number == 0 and word == "movestogo":
+            problems.append("go movestogo 0: read as 1")
+            number = 1
         numbers[word] = number
-        index += 2
-    return Go(**numbers, infinite=infinite)
+    go = Go(**numbers, infinite=flags["infinite"], ponder=flags["ponder"],
+            searchmoves=tuple(searchmoves), problems=tuple(problems))
+    if problems and not go.bounded and not go.endless:
+        go = replace(go, depth=1, problems=go.problems + ("go: nothing left to limit the search; searching depth 1",))
+    return go
 
 
-def allotted_seconds(go: Go, side: int) -> float | None:
-    """Seconds to think on a move: movetime, or a share of the side's clock; None without a time limit.
+@dataclass(frozen=True, slots=True)
+class TimePlan:
+    """Seconds for one move: `hard`, the most it may take (None: no limit); `target`, what it aims at on a
+    clock (None: all of `hard`, as with movetime)."""
 
-    From a clock: the remaining time over the moves to go (30 when not said) plus three quarters
-    of the increment, at most half of what is left (all of it on the last move before a time
-    control), less a margin for the answer to travel; never more than the time remaining.
+    hard: float | None
+    target: float | None = None
+
+
+def plan_time(go: Go, side: int, overhead_ms: int = OVERHEAD_MS[0]) -> TimePlan:
+    """The time to think on a move: movetime less the overhead, or a share of the side's clock.
+
+    From a clock: the time left (less a reserve of 0.1 s, or a quarter of it) plus the increments to come
+    over the moves to go (30 when not said), less the overhead of each answer, shared evenly: that is
+    the target. The search may run up to five times the target to finish or use an iteration, never
+    past a quarter of the time left (all of it but the reserve and the overhead on the last move before
+    a time control).
     """
+    overhead = overhead_ms / 1000
     if go.infinite:
-        return None
+        return TimePlan(None)
     if go.movetime is not None:
-        return max(go.movetime / 1000 - OVERHEAD_S, go.movetime / 2000)
+        return TimePlan(max(go.movetime / 1000 - overhead, go.movetime / 2000))
     left_ms, inc_ms = (go.wtime, go.winc) if side == 0 else (go.btime, go.binc)
     if left_ms is None:
-        return None
+        return TimePlan(None)
     left, inc = max(left_ms, 0) / 1000, (inc_ms or 0) / 1000
-    moves = go.movestogo or MOVES_TO_GO
-    share = left / moves + INCREMENT_SHARE * inc
-    ceiling = left if moves == 1 else left * MOST_OF_CLOCK
-    return max(min(share, ceiling) - OVERHEAD_S, min(0.005, left / 2))
+    moves = min(go.movestogo or MOVES_TO_GO, MOST_MOVES_TO_GO)
+    reserve = min(RESERVE_S, left / 4)
+    pool = max(0.0, left - reserve + inc * (moves - 1) - overhead * (moves + 2))
+    target = pool / moves
+    if moves == 1:
+        hard = left - reserve - overhead  # the last move before the time control: all but the reserve
+    else:
+        hard = min(target * TARGET_SCALE, left * MOST_OF_CLOCK)
+    floor = min(0.002, left / 4)  # even with nothing left, a move must come from some search
+    hard = max(hard, floor)
+    return TimePlan(hard, min(max(target, floor), hard))
 
 
-def limits_for(go: Go, side: int, level: int | None) -> Limits:
-    """The search's limits for a `go` line: its time (see allotted_seconds), depth and nodes, and the strength."""
-    return Limits(seconds=allotted_seconds(go, side), depth=go.depth, nodes=go.nodes, level=level)
+def limits_for(go: Go, side: int, level: int | None, overhead_ms: int = OVERHEAD_MS[0], multipv: int = 1,
+               root_moves: tuple[Move, ...] = ()) -> Limits:
+    """The search's limits for a `go` line: its time (plan_time), depth, nodes, mate, lines and moves."""
+    plan = plan_time(go, side, overhead_ms)
+    return Limits(seconds=plan.hard, depth=go.depth, nodes=go.nodes, level=level, target=plan.target,
+                  mate=go.mate, multipv=multipv, root_moves=root_moves)
 
 
 def uci_move(pos: Position, m: Move) -> str:
@@ -124,12 +192,16 @@ def pv_text(pos: Position, pv: tuple[Move, ...]) -> str:
     The position is not changed: the search may still be using it when an iteration reports.
     """
     words = [uci_move(pos, pv[0])] if pv else []
-    board, catalogue = pos.board, pos.catalogue
-    for m in pv[1:]:
-        steps = m.steps if m.kind == Kind.BATTLE else (m,)
-        words.append("&".join(board.name(s.frm) + board.name(s.to) +
-                              ("" if s.promotion is None else catalogue.get(s.promotion).code.lower()) for s in steps))
+    words.extend(_squares_text(pos, m) for m in pv[1:])
     return " ".join(words)
+
+
+def _squares_text(pos: Position, m: Move) -> str:
+    """A move written from its squares and promotion alone (it need not be legal in `pos`)."""
+    board, catalogue = pos.board, pos.catalogue
+    steps = m.steps if m.kind == Kind.BATTLE else (m,)
+    return "&".join(board.name(s.frm) + board.name(s.to) +
+                    ("" if s.promotion is None else catalogue.get(s.promotion).code.lower()) for s in steps)
 
 
 def _lower_promotion(text: str) -> str:
@@ -144,33 +216,45 @@ def _lower_promotion(text: str) -> str:
 
 
 def info_line(pos: Position, info: Info) -> str:
-    """`info depth D score cp X|mate N nodes N nps N time MS pv ...` for one finished iteration."""
+    """`info depth D seldepth S multipv K score cp X|mate N nodes N nps N hashfull H time MS pv ...`."""
     score = (f"mate {info.mate_in}" if info.mate_in is not None
              else f"cp {info.score_cp if info.score_cp is not None else 0}")
-    line = (f"info depth {info.depth} score {score} nodes {info.nodes} nps {info.nps} "
+    line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv {info.multipv} "
+            f"score {score} nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
             f"time {round(info.seconds * 1000)}")
     pv = pv_text(pos, info.pv)
     return f"{line} pv {pv}" if pv else line
 
 
-def read_position(words: list[str], game: GameDef, catalogue: Catalogue) -> Position:
-    """`position startpos | fen FEN [moves m1 m2 ...]` (the words after `position`) in `game`."""
+def split_position(words: list[str]) -> tuple[list[str], list[str]]:
+    """`position` words as (head: startpos or fen ..., move words)."""
     if not words:
         raise UciError("position: say startpos or fen FEN, then moves ... if any")
     moves_at = words.index("moves") if "moves" in words else len(words)
     head, moves = words[:moves_at], words[moves_at + 1:]
-    if head == ["startpos"]:
-        fen = game.start
-    elif head[0] == "fen" and len(head) > 1:
-        fen = " ".join(head[1:])
-    else:
+    if head != ["startpos"] and not (head[0] == "fen" and len(head) > 1):
         raise UciError(f"position: {' '.join(head)[:60]!r}; allowed: startpos, fen FEN")
-    pos = parse_fen(fen, game, catalogue)
-    for number, text in enumerate(moves, 1):
+    return head, moves
+
+
+def play_moves(pos: Position, moves: list[str], first_number: int = 1) -> tuple[int, str | None]:
+    """Play move words on `pos` while they are legal: (how many were played, why the next was not)."""
+    for number, text in enumerate(moves, first_number):
         try:
             play(pos, parse_move(pos, text))
         except DealerError as error:
-            raise UciError(f"position: move {number} ({text[:40]}): {error}") from None
+            return number - first_number, f"move {number} ({text[:40]}): {error}"
+    return len(moves), None
+
+
+def read_position(words: list[str], game: GameDef, catalogue: Catalogue) -> Position:
+    """`position startpos | fen FEN [moves m1 m2 ...]` (the words after `position`) in `game`; UciError
+    if the FEN cannot be read or a move is not legal."""
+    head, moves = split_position(words)
+    pos = parse_fen(game.start if head == ["startpos"] else " ".join(head[1:]), game, catalogue)
+    _, problem = play_moves(pos, moves)
+    if problem is not None:
+        raise UciError(f"position: {problem}")
     return pos
 
 
@@ -183,22 +267,51 @@ def _spin(name: str, value: str, low: int, high: int) -> int:
     return number
 
 
+def _check(name: str, value: str) -> bool:
+    if value.lower() not in ("true", "false"):
+        raise UciError(f"setoption {name}: {value[:40]!r}; allowed: true, false")
+    return value.lower() == "true"
+
+
+@dataclass
+class _Running:
+    """One `go`: its stop flag, the ponderhit that starts its clock, and what releases its `bestmove`."""
+
+    go: Go
+    pos: Position
+    limits: Limits
+    stop: threading.Event = field(default_factory=threading.Event)
+    clock_starts: threading.Event = field(default_factory=threading.Event)  # set at once unless pondering
+    release: threading.Event = field(default_factory=threading.Event)  # `stop` or `ponderhit` for endless ones
+    thread: threading.Thread | None = None
+    timer: threading.Timer | None = None
+
+
 class UciEngine:
-    """One UCI conversation: options, the current position and at most one search running."""
+    """One UCI conversation: options, the current position and at most one search running; the commands
+    that arrive during a search wait in order for its end."""
 
     def __init__(self, write: Callable[[str], None], catalogue: Catalogue | None = None) -> None:
         self._write_raw = write
         self.catalogue = catalogue or default_catalogue()
         self._out = threading.Lock()
+        self._lock = threading.Lock()  # guards _running, _pending, _busy and the flags below
+        self._idle = threading.Condition(self._lock)
+        self._running: _Running | None = None
+        self._pending: deque[tuple[list[str], threading.Event | None]] = deque()  # waiting lines (a go's stop)
+        self._busy = False  # a search runs or waiting lines are being carried out
+        self._quitting = False
+        self._closing = False
         self.game = load_game(DEFAULT_VARIANT)
         self.hash_mb = HASH_MB[0]
         self.searcher = Searcher(self.hash_mb)
         self.skill = LEVELS[1]
+        self.multipv = MULTIPV[0]
+        self.ponder = False
+        self.overhead_ms = OVERHEAD_MS[0]
         self.position = parse_fen(self.game.start, self.game, self.catalogue)
+        self._position_words: tuple[list[str], list[str]] | None = None  # what self.position was built from
         self.searcher.prepare(self.position)
-        self._thread: threading.Thread | None = None
-        self._stop: threading.Event | None = None
-        self._infinite = False
 
     # --- output -------------------------------------------------------------------------
     def write(self, line: str) -> None:
@@ -211,25 +324,48 @@ class UciEngine:
 
     # --- input --------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
-        """Carry out one line; False after `quit`. Errors are answered, never raised."""
+        """Carry out one line, or keep it until the running search ends; False after `quit`.
+        Errors are answered, never raised."""
         words = line.split()
         if not words:
             return True
-        command = COMMANDS.get(words[0])
-        if command is None:
+        if words[0] not in COMMANDS:
             self.say(f"unknown command {words[0][:40]!r}; known: {', '.join(COMMANDS)}")
             return True
+        if words[0] not in IMMEDIATE:
+            with self._lock:
+                waits = self._busy
+                if waits:
+                    self._pending.append((words, threading.Event() if words[0] == "go" else None))
+                    running = self._running
+                    endless = running is not None and running.go.endless and not running.release.is_set()
+            if waits:
+                if endless:
+                    self.say(f"{words[0]} waits until the search ends (send stop)")
+                return True
+        return self._run(words, None)
+
+    def _run(self, words: list[str], stop: threading.Event | None) -> bool:
         try:
-            return command(self, words[1:]) is not False
+            if words[0] == "go":
+                self._go(words[1:], stop)
+                return True
+            return COMMANDS[words[0]](self, words[1:]) is not False
         except DealerError as error:
             self.say(str(error))
             return True
 
     def close(self) -> None:
-        """At the end of input: let a running search finish (stop a `go infinite` one) and give its bestmove."""
-        if self._infinite:
-            self._halt()
-        self._wait()
+        """At the end of input: let a running search finish (stop a `go infinite` or `go ponder` one, as no
+        `stop` will come), carry out the waiting lines, and give every `bestmove`."""
+        with self._lock:
+            self._closing = True
+            while self._busy:
+                running = self._running
+                if running is not None and running.go.endless:
+                    running.stop.set()
+                    running.release.set()
+                self._idle.wait(0.05)
 
     @property
     def level(self) -> int | None:
@@ -246,11 +382,18 @@ class UciEngine:
         )
         self.write(f"option name Hash type spin default {HASH_MB[0]} min {HASH_MB[1]} max {HASH_MB[2]}")
         self.write("option name Threads type spin default 1 min 1 max 1")
+        self.write(f"option name MultiPV type spin default {MULTIPV[0]} min {MULTIPV[1]} max {MULTIPV[2]}")
+        self.write("option name Ponder type check default false")
+        self.write(f"option name Move Overhead type spin default {OVERHEAD_MS[0]} min {OVERHEAD_MS[1]} "
+                   f"max {OVERHEAD_MS[2]}")
         self.write(f"option name Skill Level type spin default {LEVELS[1]} min {LEVELS[0]} max {LEVELS[1]}")
         self.write("uciok")
 
     def isready(self, words: list[str]) -> None:
         self.write("readyok")
+
+    def debug(self, words: list[str]) -> None:
+        """`debug on|off`: accepted; the engine says no more either way."""
 
     def setoption(self, words: list[str]) -> None:
         if not words or words[0] != "name":
@@ -260,7 +403,6 @@ class UciEngine:
         key = name.lower()
         if key not in OPTION_NAMES:
             raise UciError(f"setoption: unknown option {name[:40]!r}; known: {', '.join(OPTION_NAMES.values())}")
-        self._wait()
         if key == "uci_variant":
             if value not in builtin_games():
                 raise UciError(
@@ -268,6 +410,7 @@ class UciEngine:
                 )
             self.game = load_game(value)
             self.position = parse_fen(self.game.start, self.game, self.catalogue)
+            self._position_words = None
             self.searcher.new_game()
             self.searcher.prepare(self.position)  # the game's tables, before any clock runs
         elif key == "hash":
@@ -275,82 +418,188 @@ class UciEngine:
             self.searcher = Searcher(self.hash_mb)
         elif key == "threads":
             _spin("Threads", value, 1, 1)
+        elif key == "multipv":
+            self.multipv = _spin("MultiPV", value, MULTIPV[1], MULTIPV[2])
+        elif key == "ponder":
+            self.ponder = _check("Ponder", value)
+        elif key == "move overhead":
+            self.overhead_ms = _spin("Move Overhead", value, OVERHEAD_MS[1], OVERHEAD_MS[2])
         elif key == "skill level":
             self.skill = _spin("Skill Level", value, *LEVELS)
 
     def ucinewgame(self, words: list[str]) -> None:
-        self._wait()
         self.searcher.new_game()
         self.position = parse_fen(self.game.start, self.game, self.catalogue)
+        self._position_words = None
         self.searcher.prepare(self.position)  # the game's tables, before any clock runs (a deal's FEN adds to them)
 
     def position_(self, words: list[str]) -> None:
-        # for the next `go`; a running search keeps its own
-        self.position = read_position(words, self.game, self.catalogue)
+        """Set the position for the next `go`. An illegal move keeps the moves before it (and says so); a
+        FEN that cannot be read keeps the position there was. A GUI that sends the game so far each time
+        (python-chess, most GUIs) has only the new moves played."""
+        head, moves = split_position(words)
+        known = self._position_words
+        if known is not None and known[0] == head and moves[:len(known[1])] == known[1]:
+            pos, done = self.position, known[1]  # the same game, moves added: play only those
+        else:
+            fen = self.game.start if head == ["startpos"] else " ".join(head[1:])
+            pos, done = parse_fen(fen, self.game, self.catalogue), []
+        played, problem = play_moves(pos, moves[len(done):], len(done) + 1)
+        self.position = pos
+        self._position_words = (head, moves[:len(done) + played])
+        if problem is not None:
+            self.say(f"position: {problem}; the position after the {len(done) + played} moves before it stands")
 
     def go(self, words: list[str]) -> None:
+        self._go(words, None)
+
+    def _go(self, words: list[str], stop: threading.Event | None) -> None:
         go = parse_go(words)
-        self._wait()
+        for problem in go.problems:
+            self.say(problem)
         pos = self.position
-        limits = limits_for(go, pos.turn, self.level)
-        stop = threading.Event()
-        self._stop, self._infinite = stop, go.infinite
-        self._thread = threading.Thread(target=self._think, args=(pos, limits, go.infinite, stop), daemon=True)
-        self._thread.start()
+        root = self._root_moves(pos, go.searchmoves)
+        running = _Running(go, pos, limits_for(go, pos.turn, self.level, self.overhead_ms, self.multipv, root))
+        if stop is not None:
+            running.stop = stop  # a `stop` came while this `go` waited
+        if not go.ponder:
+            running.clock_starts.set()
+        if not go.endless:
+            running.release.set()
+        with self._lock:
+            self._busy = True
+            self._running = running
+            if self._closing and go.endless:
+                running.stop.set()
+                running.release.set()
+        if running.limits.seconds is not None and not go.ponder:
+            self._start_guard(running)
+        running.thread = threading.Thread(target=self._think, args=(running,), daemon=True)
+        running.thread.start()
+
+    def _root_moves(self, pos: Position, texts: tuple[str, ...]) -> tuple[Move, ...]:
+        """The legal moves `go searchmoves` names; a word that is no legal move is said and left out."""
+        chosen: list[Move] = []
+        if not texts:
+            return ()
+        legal = set(legal_moves(pos))
+        for text in texts:
+            try:
+                m = parse_move(pos, text)
+            except DealerError as error:
+                self.say(f"go searchmoves {text}: {error}; left out")
+                continue
+            if m in legal or (m.kind == Kind.BATTLE and m in set(battle_moves(pos))):
+                chosen.append(m)
+            else:
+                self.say(f"go searchmoves {text}: not a legal move here; left out")
+        if not chosen:
+            self.say("go searchmoves: no legal move named; searching every move")
+        return tuple(chosen)
 
     def stop(self, words: list[str]) -> None:
-        self._halt()
+        """Stop the running search (its `bestmove` comes at once) and any `go` waiting behind it."""
+        with self._lock:
+            running = self._running
+            if running is not None:
+                running.stop.set()
+                running.release.set()
+            for _, stop in self._pending:
+                if stop is not None:
+                    stop.set()
+
+    def ponderhit(self, words: list[str]) -> None:
+        """The opponent played the expected move: the pondering search goes on as a normal one, its clock
+        running from now (its `bestmove` comes when its time is up, or at once if it has already ended)."""
+        with self._lock:
+            running = self._running
+            if running is None or not running.go.ponder or running.clock_starts.is_set():
+                self.say("ponderhit: no search is pondering")
+                return
+            running.clock_starts.set()
+            if not running.go.infinite:
+                running.release.set()
+        if running.limits.seconds is not None:
+            self._start_guard(running)
 
     def quit(self, words: list[str]) -> bool:
-        self._halt()
+        with self._lock:
+            self._quitting = True
+            self._pending.clear()
+            running = self._running
+            if running is not None:
+                running.stop.set()
+                running.release.set()
+            while self._busy:
+                self._idle.wait(0.05)
         return False
 
     # --- the search ---------------------------------------------------------------------
-    def _think(self, pos: Position, limits: Limits, infinite: bool, stop: threading.Event) -> None:
-        timer = None
-        if limits.seconds is not None:  # the search keeps to its time; this is the guard if it does not
-            timer = threading.Timer(max(limits.seconds - HARD_STOP_S, 0.001), stop.set)
-            timer.daemon = True
-            timer.start()
+    def _start_guard(self, running: _Running) -> None:
+        """The search keeps to its time; this timer stops it if it does not."""
+        assert running.limits.seconds is not None
+        running.timer = threading.Timer(max(running.limits.seconds - HARD_STOP_S, 0.001), running.stop.set)
+        running.timer.daemon = True
+        running.timer.start()
+
+    def _think(self, running: _Running) -> None:
+        pos, limits = running.pos, running.limits
         try:
-            result = self.searcher.search(pos, limits, lambda info: self.write(info_line(pos, info)), stop)
+            result = self.searcher.search(
+                pos, limits, lambda info: self.write(info_line(pos, info)), running.stop,
+                running.clock_starts if running.go.ponder else None, self._current_move(pos))
         except Exception as error:  # the engine must answer: report, then give the first legal move
             self.say(f"search failed: {type(error).__name__}: {error}")
             result = _fallback(pos)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if infinite:
-            stop.wait()  # `go infinite` answers only after `stop`, even if it has searched all it can
-        self.write("bestmove " + ("(none)" if result.move is None else uci_move(pos, result.move)))
+        if running.go.endless:
+            running.release.wait()  # `go infinite` and `go ponder` answer only after `stop` (or `ponderhit`)
+        if running.timer is not None:
+            running.timer.cancel()
+        if result.move is None:
+            checked = result.info.mate_in == 0
+            self.write(f"info depth 0 score {'mate 0' if checked else 'cp 0'}")
+            self.write("bestmove (none)")
+        else:
+            ponder = result.ponder
+            self.write(f"bestmove {uci_move(pos, result.move)}"
+                       + (f" ponder {_squares_text(pos, ponder)}" if ponder is not None else ""))
+        self._finish()
 
-    def _halt(self) -> None:
-        """Stop the running search, if any, and wait until its `bestmove` is out."""
-        if self._stop is not None:
-            self._stop.set()
-        self._wait()
+    def _current_move(self, pos: Position) -> Callable[[int, Move, int], None]:
+        def report(depth: int, move: Move, number: int) -> None:
+            self.write(f"info depth {depth} currmove {_squares_text(pos, move)} currmovenumber {number}")
+        return report
 
-    def _wait(self) -> None:
-        """Wait until the running search, if any, has given its `bestmove` (a `go infinite` waits for `stop`)."""
-        if self._thread is not None:
-            self._thread.join()
-            self._thread, self._stop, self._infinite = None, None, False
-
+    def _finish(self) -> None:
+        """After a `bestmove`: carry out the lines that waited, until one of them starts another search."""
+        with self._lock:
+            self._running = None
+        while True:
+            with self._lock:
+                if self._running is not None:
+                    return  # a waiting `go` started another search; it goes on from its own end
+                if not self._pending or self._quitting:
+                    self._pending.clear()
+                    self._busy = False
+                    self._idle.notify_all()
+                    return
+                words, stop = self._pending.popleft()
+            self._run(words, stop)
 
 
 def _fallback(pos: Position) -> SearchResult:
-    from dealers_chess.engine.rules import legal_moves
-
     moves = legal_moves(pos)
     info = Info(0, None, None, 0, 0, 0.0, ())
     return SearchResult(moves[0] if moves else None, info)
 
 
-OPTION_NAMES = {"uci_variant": "UCI_Variant", "hash": "Hash", "threads": "Threads", "skill level": "Skill Level"}
+OPTION_NAMES = {"uci_variant": "UCI_Variant", "hash": "Hash", "threads": "Threads", "multipv": "MultiPV",
+                "ponder": "Ponder", "move overhead": "Move Overhead", "skill level": "Skill Level"}
 COMMANDS: dict[str, Callable[[UciEngine, list[str]], bool | None]] = {
-    "uci": UciEngine.uci, "isready": UciEngine.isready, "setoption": UciEngine.setoption,
-    "ucinewgame": UciEngine.ucinewgame, "position": UciEngine.position_, "go": UciEngine.go,
-    "stop": UciEngine.stop, "quit": UciEngine.quit,
+    "uci": UciEngine.uci, "debug": UciEngine.debug, "isready": UciEngine.isready,
+    "setoption": UciEngine.setoption, "ucinewgame": UciEngine.ucinewgame, "position": UciEngine.position_,
+    "go": UciEngine.go, "stop": UciEngine.stop, "ponderhit": UciEngine.ponderhit,
+    "quit": UciEngine.quit,
 }
 
 
@@ -363,4 +612,3 @@ def run_uci(lines: Iterable[str], write: Callable[[str], None], catalogue: Catal
                 break
     finally:
         engine.close()
-

@@ -108,17 +108,35 @@ def test_pv_san_reads_the_line_and_leaves_the_position():
 
 
 def test_low_levels_play_weaker_than_full_strength():
-    # Level 1 misjudges by hundreds of centipawns: over many tries it leaves a free knight standing
-    # at least once; full strength always takes it.
+    # Level 1 often overlooks what the reply does and misjudges by a few pawns: over many tries it
+    # leaves a free knight standing at least once; full strength always takes it.
     pos = parse_fen("4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1", "chess")
     take = "d2d5"
     assert all(format_move(pos, choose_move(pos, Limits(depth=3)).move) == take for _ in range(3))
     weak = [choose_move(pos, Limits(level=1)) for _ in range(30)]
-    assert {result.info.depth for result in weak} == {1}
+    assert {result.info.depth for result in weak} == {2}
     assert any(format_move(pos, result.move) != take for result in weak)
     for level in range(1, 9):
         assert choose_move(pos, Limits(level=level, seconds=0.2)).move in legal_moves(pos)
 
+
+def test_no_level_walks_into_a_mate_in_one():
+    # Black's queen waits on h4: 23 of White's 28 moves allow a mate in one (a random playout found it).
+    # A weak level misjudges, but never into a mate it can see (every level looks at the reply).
+    from tests.engine.search.test_search_mates import mates
+
+    pos = parse_fen("r1b1kb1r/pp3ppp/2p5/1N1pp3/2n1nP1q/3P3P/PPP1B1P1/R1BQ1KNR w kq d6 0 10", "chess")
+    fatal = []
+    for m in legal_moves(pos):
+        pos.push(m)
+        if any(mates(pos, reply) for reply in legal_moves(pos)):
+            fatal.append(m)
+        pos.pop()
+    assert len(fatal) == 23
+    searcher = Searcher()
+    for level in range(1, 8):
+        for _ in range(5 if level <= 3 else 1):  # the weakest err most; the deeper ones take longer
+            assert searcher.search(pos, Limits(level=level)).move not in fatal, level
 
 
 def test_the_hidden_deck_order_is_never_read():

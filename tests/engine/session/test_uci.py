@@ -11,10 +11,10 @@ from dealers_chess.engine.game import builtin_games, default_catalogue, load_gam
 from dealers_chess.engine.notation import format_fen, parse_fen, parse_move
 from dealers_chess.engine.session.uci import (
     Go,
+    TimePlan,
     UciEngine,
-    UciError,
-    allotted_seconds,
     parse_go,
+    plan_time,
     read_position,
     uci_move,
 )
@@ -58,6 +58,9 @@ def test_uci_lists_every_built_in_game_and_the_options():
     assert "option name Threads type spin default 1 min 1 max 1" in out.lines
     assert "option name Hash type spin default 16 min 1 max 1024" in out.lines
     assert "option name Skill Level type spin default 8 min 1 max 8" in out.lines
+    assert "option name Ponder type check default false" in out.lines
+    assert "option name MultiPV type spin default 1 min 1 max 64" in out.lines
+    assert "option name Move Overhead type spin default 10 min 0 max 5000" in out.lines
     assert out.lines[-1] == "uciok"
 
 
@@ -114,10 +117,6 @@ def test_a_two_letter_promotion_code_is_lower_case_and_read_back():
 
 
 @pytest.mark.parametrize("line, reason", [
-    ("go movetime", "go movetime: a number must follow"),
-    ("go movetime fast", "go movetime: 'fast' is not a whole number"),
-    ("go depth 0", "go depth: must be at least 1"),
-    ("go ponder", "go: unknown word 'ponder'"),
     ("position", "position: say startpos or fen FEN"),
     ("position middle", "position: 'middle'; allowed: startpos, fen FEN"),
     ("position startpos moves e2e5", "position: move 1 (e2e5):"),
@@ -126,7 +125,9 @@ def test_a_two_letter_promotion_code_is_lower_case_and_read_back():
     ("setoption name Threads value 2", "setoption Threads: 2 is outside 1..1"),
     ("setoption name Skill Level value nine", "setoption Skill Level: 'nine' is not a whole number"),
     ("setoption name UCI_Variant value xiangqi", "setoption UCI_Variant: unknown game 'xiangqi'; allowed: chess,"),
-    ("setoption name Ponder value true", "setoption: unknown option 'Ponder'"),
+    ("setoption name Pondering value true", "setoption: unknown option 'Pondering'"),
+    ("setoption name Ponder value maybe", "setoption Ponder: 'maybe'; allowed: true, false"),
+    ("setoption name MultiPV value 0", "setoption MultiPV: 0 is outside 1..64"),
     ("setoption Hash 4", "setoption: write setoption name NAME [value VALUE]"),
     ("flip", "unknown command 'flip'"),
     ("\x00\x01 ĉ", "unknown command"),
@@ -137,9 +138,28 @@ def test_malformed_lines_answer_info_string_and_the_engine_goes_on(line, reason)
     assert engine.handle("isready") and out.lines[-1] == "readyok"
 
 
-def test_a_bad_position_keeps_the_previous_one():
-    engine, out = engine_with(FOOLS_MATE, "position startpos moves e2e4 e7e5 e1e3", "go depth 1")
+def test_a_fen_that_cannot_be_read_keeps_the_previous_position():
+    engine, out = engine_with(FOOLS_MATE, "position fen 8/8/8 w - - 0 1", "go depth 2")
     assert out.wait_for("bestmove") == "bestmove d8h4"
+    assert out.lines[0].startswith("info string ")
+
+
+def test_an_illegal_move_keeps_the_moves_before_it_and_says_so():
+    # As Stockfish does: the position after e2e4 e7e5 stands, not the one before the line.
+    engine, out = engine_with(FOOLS_MATE, "position startpos moves e2e4 e7e5 e1e3 d2d4", "go depth 1")
+    assert out.lines[0].startswith("info string position: move 3 (e1e3):")
+    assert "the position after the 2 moves before it stands" in out.lines[0]
+    assert format_fen(engine.position).startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
+    assert out.wait_for("bestmove") != "bestmove d8h4"
+
+
+def test_a_game_sent_again_with_a_move_more_plays_only_that_move_and_agrees_with_a_fresh_reading():
+    engine, out = engine_with("position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5 g1f3")
+    grown = engine.position
+    fresh = read_position("startpos moves e2e4 e7e5 g1f3".split(), engine.game, default_catalogue())
+    assert format_fen(grown) == format_fen(fresh) and grown.keys == fresh.keys
+    engine.handle("position startpos moves d2d4")  # another game: read afresh
+    assert format_fen(engine.position).startswith("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b")
 
 
 def test_quit_ends_and_stops_a_search():
@@ -162,23 +182,151 @@ def test_go_words():
         Go(wtime=60000, btime=50000, winc=1000, binc=1000, movestogo=20)
     assert parse_go(["infinite"]) == Go(infinite=True)
     assert parse_go("wtime -20 btime 100".split()).wtime == -20  # a GUI may report an overdrawn clock
-    with pytest.raises(UciError):
-        parse_go("nodes -5".split())
+    assert parse_go("ponder wtime 100 btime 100".split()) == Go(wtime=100, btime=100, ponder=True)
+    assert parse_go("searchmoves e2e4 d2d4 depth 3".split()) == Go(depth=3, searchmoves=("e2e4", "d2d4"))
+    assert parse_go("mate 2".split()) == Go(mate=2)
+    # What cannot be read is named and left out; a go with no limit left searches one ply.
+    assert parse_go("nodes -5 depth 4".split()) == Go(depth=4, problems=("go nodes: -5 is negative; left out",))
+    bad = parse_go("movetime fast".split())
+    assert bad.depth == 1 and bad.movetime is None and len(bad.problems) == 2
+    assert parse_go("depth 0".split()).depth == 1
+    assert parse_go("movetime".split()).depth == 1
 
 
-def test_time_allocation_is_a_share_of_the_clock_and_never_all_of_it():
-    assert allotted_seconds(Go(movetime=300), 0) == pytest.approx(0.27)
-    assert allotted_seconds(Go(infinite=True), 0) is None and allotted_seconds(Go(depth=3), 0) is None
-    # 60 s with 1 s increments: about 60/30 + 0.75
-    assert allotted_seconds(Go(wtime=60000, btime=1000, winc=1000, binc=0), 0) == pytest.approx(2.72)
-    # 1/30 s less the margin: the floor
-    assert allotted_seconds(Go(wtime=60000, btime=1000, winc=1000, binc=0), 1) == pytest.approx(0.005)
+def test_time_plans_spend_the_clock_and_never_all_of_it():
+    assert plan_time(Go(movetime=300), 0) == TimePlan(pytest.approx(0.29), None)  # all of it but the overhead
+    assert plan_time(Go(infinite=True), 0) == TimePlan(None) and plan_time(Go(depth=3), 0) == TimePlan(None)
+    # 60 s with 1 s increments: (60 - 0.1 s reserve + 29 increments - 32 overheads) / 30, up to five times that
+    plan = plan_time(Go(wtime=60000, btime=1000, winc=1000, binc=0), 0)
+    assert plan.target == pytest.approx((60 - 0.1 + 29 - 0.32) / 30) and plan.hard == pytest.approx(plan.target * 5)
+    # 1 s + 10 ms (bullet): about a thirtieth of the clock, not a hundredth
+    bullet = plan_time(Go(wtime=1000, btime=1000, winc=10, binc=10), 0)
+    assert 0.02 < bullet.target < 0.04 and bullet.hard <= 0.25
     for left in (1, 10, 50, 200, 1000, 5000, 60000):
-        for inc in (0, 100, 2000, 10000):
+        for inc in (0, 10, 100, 2000, 10000):
             for moves in (None, 1, 2, 40):
                 go = Go(wtime=left, btime=left, winc=inc, binc=inc, movestogo=moves)
-                seconds = allotted_seconds(go, 0)
-                assert 0 < seconds < left / 1000, (left, inc, moves, seconds)
+                plan = plan_time(go, 0)
+                assert 0 < plan.target <= plan.hard < left / 1000, (left, inc, moves, plan)
                 if moves != 1:
-                    assert seconds <= left / 2000
-    assert allotted_seconds(Go(wtime=-500, btime=0), 0) == pytest.approx(0)
+                    assert plan.hard <= left / 4000 + 1e-9
+    assert plan_time(Go(wtime=-500, btime=0), 0).hard == pytest.approx(0)
+    # the last move before the time control: all but the reserve and the overhead (the review: 30 ms was thin)
+    assert plan_time(Go(wtime=3000, btime=3000, movestogo=1), 0).hard == pytest.approx(3 - 0.1 - 0.01)
+
+
+# --- every go answers; the engine keeps reading during a search -------------------------------
+
+@pytest.mark.parametrize("line, said", [
+    ("go movetime", "go movetime: a number must follow"),
+    ("go movetime fast", "go movetime: 'fast' is not a whole number"),
+    ("go depth 0", "go depth 0: searching the least there is"),
+    ("go nodes 0", "go nodes 0: searching the least there is"),
+    ("go wobble 3 depth 1", "go: unknown word 'wobble'"),
+    ("go searchmoves e2e5 depth 1", "go searchmoves e2e5:"),
+    ("go searchmoves depth 1", ""),
+])
+def test_every_go_ends_in_bestmove(line, said):
+    engine, out = engine_with(line)
+    assert out.wait_for("bestmove").split()[1] in START_MOVES
+    engine.close()
+    assert sum(line.startswith("bestmove") for line in out.lines) == 1
+    assert not said or any(line.startswith("info string ") and said in line for line in out.lines), out.lines
+
+
+START_MOVES = {"a2a3", "a2a4", "b1a3", "b1c3", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "e2e3", "e2e4",
+               "f2f3", "f2f4", "g1f3", "g1h3", "g2g3", "g2g4", "h2h3", "h2h4"}
+
+
+def test_searchmoves_keeps_the_search_to_the_moves_named():
+    engine, out = engine_with(FOOLS_MATE, "go depth 3 searchmoves a7a6 b7b6")
+    assert out.wait_for("bestmove").split()[1] in {"a7a6", "b7b6"}  # not the mate d8h4
+    engine.close()
+    assert all(line.split(" pv ")[1].split()[0] in {"a7a6", "b7b6"} for line in out.lines if " pv " in line)
+
+
+def test_go_mate_finds_the_mate_and_stops():
+    engine, out = engine_with("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+                              "go mate 1")
+    assert out.wait_for("bestmove") == "bestmove h5f7"
+    engine.close()
+    assert any(" score mate 1 " in line for line in out.lines)
+
+
+def test_multipv_reports_the_best_lines_each_ranked():
+    engine, out = engine_with("setoption name MultiPV value 3", "go depth 3")
+    out.wait_for("bestmove")
+    engine.close()
+    last = [line for line in out.lines if line.startswith("info depth 3 ")]
+    assert [line.split(" multipv ")[1].split()[0] for line in last] == ["1", "2", "3"]
+    firsts = [line.split(" pv ")[1].split()[0] for line in last]
+    assert len(set(firsts)) == 3 and out.lines[-1].split()[1] == firsts[0]
+
+
+@pytest.mark.parametrize("command", ["setoption name Hash value 32", "ucinewgame", "go depth 1",
+                                     "position startpos moves e2e4", "setoption name UCI_Variant value wad-chess"])
+def test_a_command_during_go_infinite_waits_for_stop_and_never_freezes(command):
+    # The review's deadlock: go infinite, then setoption/ucinewgame/go; isready and stop must still be read.
+    engine, out = engine_with("go infinite")
+    engine.handle(command)
+    engine.handle("isready")
+    assert out.wait_for("readyok", 5) == "readyok"
+    assert not any(line.startswith("bestmove") for line in out.lines)
+    assert any(line.startswith("info string ") and "waits until the search ends" in line for line in out.lines)
+    engine.handle("stop")
+    out.wait_for("bestmove", 10)
+    engine.close()  # the waiting command has run (a waiting go has answered too)
+    answers = [line for line in out.lines if line.startswith("bestmove")]
+    assert len(answers) == (2 if command.startswith("go") else 1)
+    if command.startswith("setoption name Hash"):
+        assert engine.hash_mb == 32
+    if command.startswith("setoption name UCI_Variant"):
+        assert engine.game.id == "wad-chess"
+    if command.startswith("position"):
+        assert format_fen(engine.position).startswith("rnbqkbnr/pppppppp/8/8/4P3/")
+
+
+def test_stop_also_ends_a_go_that_waits_behind_the_running_one():
+    engine, out = engine_with("go infinite", "go infinite")
+    engine.handle("stop")
+    engine.close()
+    assert sum(line.startswith("bestmove") for line in out.lines) == 2
+
+
+def test_quit_during_go_infinite_with_commands_waiting_ends_at_once():
+    engine, out = engine_with("go infinite", "setoption name Hash value 8", "go infinite")
+    started = time.perf_counter()
+    assert engine.handle("quit") is False
+    assert time.perf_counter() - started < 5 and out.lines[-1].startswith("bestmove ")
+    assert engine.hash_mb == 16  # what waited was dropped with the quit
+
+
+def test_ponder_then_ponderhit_answers_on_its_clock():
+    engine, out = engine_with("setoption name Ponder value true", "position startpos moves e2e4 e7e5",
+                              "go ponder movetime 300")
+    time.sleep(0.5)  # pondering has no clock: no answer however long it takes
+    assert not any(line.startswith("bestmove") for line in out.lines)
+    hit = time.perf_counter()
+    engine.handle("ponderhit")
+    answer = out.wait_for("bestmove", 10)
+    assert time.perf_counter() - hit < 2.5  # 300 ms from the ponderhit, with room for a busy machine
+    words = answer.split()
+    assert len(words) in (2, 4) and (len(words) == 2 or words[2] == "ponder")
+
+
+def test_ponder_then_stop_answers_at_once_and_a_finished_ponder_search_waits():
+    engine, out = engine_with(FOOLS_MATE, "go ponder depth 2")
+    time.sleep(0.3)  # depth 2 is done long before: the answer still waits for stop or ponderhit
+    assert not any(line.startswith("bestmove") for line in out.lines)
+    engine.handle("stop")
+    assert out.wait_for("bestmove", 5) == "bestmove d8h4"
+    engine.handle("ponderhit")  # nothing ponders now: said, not fatal
+    assert out.lines[-1].startswith("info string ponderhit")
+
+
+def test_the_search_of_a_finished_infinite_go_waits_for_stop():
+    engine, out = engine_with(FOOLS_MATE, "go infinite depth 1")
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in out.lines)
+    engine.handle("stop")
+    assert out.wait_for("bestmove", 5) == "bestmove d8h4"
