@@ -53,31 +53,23 @@ def castling_moves(pos: Position, side: int, checked: bool | None = None) -> lis
     occ, plans = pos.occ, pos.castle_plans
     restrained = bool(pos.dazzled) or uses_immobilizers(pos)
     candidates = []
-    home = castling_starts(pos, side) if pos.castling else {}
     royals = pos.royals[side]
     only = next(iter(royals)) if len(royals) == 1 else -1  # the side's one royal (most games), else -1
     for partner in pos.castling:
         if occ[partner] != side:
             continue
-        if only >= 0:
-            # With one royal, whether it castles with this partner depends on the two squares alone: the
-            # plans (none if it does not) are kept by the pair, without asking royal_for each time.
-            royal = only
-            found = plans.get((royal, partner))
-            if found is None:
-                found = plans[royal, partner] = (
-                    _castle_plans(pos.board, pos.game.castling, royal, partner)
-                    if pos.royal_for(partner) == royal else ())
-            if not found:
-                continue
-        else:
-            royal = pos.royal_for(partner)
-            if royal < 0:
-                continue
-            found = plans.get((royal, partner))
-            if found is None:
-                found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
-        if home.get(partner) != royal or (restrained and not (_free(pos, royal) and _free(pos, partner))):
+        # Whether a royal castles with this partner depends on the two squares alone (the royal must stand
+        # where the royal this partner castles with starts): the plans, none if it does not, are kept by the
+        # pair. With one royal, royal_for is asked only the first time.
+        royal = only if only >= 0 else pos.royal_for(partner)
+        if royal < 0:
+            continue
+        found = plans.get((royal, partner))
+        if found is None:
+            castles = castling_starts(pos, side).get(partner) == royal and pos.royal_for(partner) == royal
+            found = plans[royal, partner] = (
+                _castle_plans(pos.board, pos.game.castling, royal, partner) if castles else ())
+        if not found or (restrained and not (_free(pos, royal) and _free(pos, partner))):
             continue
         for royal_to, partner_to, between in found:
             for sq in between:
