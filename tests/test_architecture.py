@@ -39,8 +39,8 @@ ALLOWED = {
                    "cards", "printing.kit", *PRINTING_ROOMS, *ENGINE_ROOMS},
 }
 # the rules core reads bottom-up: each module imports only those before it
-CORE_LAYERS = ["errors", "board", "move", "rng", "kernel", "game", "position", "attacks", "castling", "dead", "rules",
-               "notation", "record", "setup", "perft"]
+CORE_LAYERS = ["errors", "board", "move", "rng", "kernel", "game", "position", "attacks", "origins", "castling", "dead",
+               "rules", "notation", "record", "setup", "perft"]
 MAX_MODULES_PER_FOLDER = 20
 
 

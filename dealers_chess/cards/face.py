@@ -15,6 +15,7 @@ from dealers_chess.cards.diagram import Diagram, diagram_for, draw_diagram, forw
 from dealers_chess.cards.primitives import Align, Drawing, Font, Group, Item, Picture, Poly, Rect, Style, Text
 from dealers_chess.cards.text import DESCENT, LayoutError, Lines, fit_line, fit_text, text_width_pt
 from dealers_chess.cards.theme import NEUTRAL, group_look
+from dealers_chess.pieces.card_name import NAME_LARGEST_PT, NAME_SMALLEST_PT
 from dealers_chess.pieces.catalogue import PieceDef
 
 CARD_W_PT, CARD_H_PT = 306.0, 198.0
@@ -84,7 +85,7 @@ def name_band(group: str, title: str, right: str) -> Group:
     right_size = 8.0
     right_w = text_width_pt(right, Font.REGULAR, right_size) if right else 0.0
     room = RIGHT - LEFT - 12 - right_w - (8 if right else 0)
-    size = fit_line(title, Font.BOLD, room, 13.0, 8.0) if title else 13.0
+    size = fit_line(title, Font.BOLD, room, NAME_LARGEST_PT, NAME_SMALLEST_PT) if title else NAME_LARGEST_PT
     baseline = TOP - BAND_H_PT + 5.5
     if title:
         items.append(Text(LEFT + 6, baseline, title, size, Font.BOLD, look.ink))

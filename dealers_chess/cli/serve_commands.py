@@ -1,26 +1,34 @@
-"""`dealer serve`: the game session of `dealer play` as a web page for a phone or tablet beside the board.
+"""`dealer serve`: the game session of `dealer play` as a web page for a phone or tablet beside the board, or for
+two phones, one per side.
 
 uvicorn serves the Starlette application of dealers_chess.cli.web.app on 127.0.0.1 unless --host says
 otherwise; the game is saved to the same PGN record as `dealer play`, so either can resume it (one
-at a time: the record is locked while a session runs). Only the page opened from the printed
-address, which carries this run's secret key, can read the game or act on it (dealers_chess.cli.web.guard).
+at a time: the record is locked while a session runs). Only a page opened from a printed address,
+which carries one of this run's secret keys, can read the game or act on it
+(dealers_chess.cli.web.guard): the first address plays both sides, the `White:` and `Black:` ones
+one side each (engine.session.seats).
 """
 
 from __future__ import annotations
 
+import shutil
 import socket
 from pathlib import Path
 
 import click
 
 from dealers_chess.cli.common import CATALOGUE_HELP, catalogue_files_given, computer_options, open_session
-from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, network_addresses, qr_lines
+from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, network_addresses, qr_block
+from dealers_chess.engine.session.seats import Seat
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.printing.records import open_game
 
 DEFAULT_PORT = 8765
-NETWORK_WARNING = ("warning: anyone on your network who has this link can play, undo and resign in this game; "
-                   "show it only to the players")
+NETWORK_WARNING = ("warning: anyone on your network who has one of these links can play in this game (the first "
+                   "one both sides, undo and resign included); show each only to its player")
+SEAT_NOTES = {Seat.WHITE: "a page that plays White only: its moves, offers and resignation; undo asks Black",
+              Seat.BLACK: "a page that plays Black only; undo asks White"}
+GRACE_S = 3  # a stopping server waits this long for open requests (event streams end at once)
 
 
 @click.command("serve")
@@ -36,7 +44,7 @@ NETWORK_WARNING = ("warning: anyone on your network who has this link can play, 
               "it starts when the page first loads.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; 0.0.0.0 lets phones and tablets on your network in "
-                   "(it prints their address and a QR code; the link's key stays needed).")
+                   "(it prints their addresses and a QR code for each; the links' keys stay needed).")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="The port to listen on (0: any free port).")
 @click.option("--pictures", "pictures_dir", default="build", show_default=True, type=click.Path(file_okay=False),
@@ -45,15 +53,20 @@ NETWORK_WARNING = ("warning: anyone on your network who has this link can play, 
 @computer_options
 def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
                   computer, think, level) -> None:
-    """Serve the game as a web page: tap a piece to see its moves, tap a square to play.
+    """Serve the game as a web page: tap a piece to see its moves, tap a square (or drag the piece) to play.
 
-    It prints the address to open, with a secret key for this run: only a page opened from it can
-    play. The record is locked while the server runs, so no other session can change it. With
-    --computer the computer plays one side: the page says it is thinking, then shows its move.
+    It prints the address to open, with a secret key for this run, for one device playing both
+    sides, and one address per side ('White:' and 'Black:') for two phones: a side's page plays
+    only that side and its undo asks the other. Only pages opened from these addresses can play;
+    each sees the other's move at once. The record is locked while the server runs, so no other
+    session can change it. With --computer the computer plays one side: the page says it is
+    thinking, then shows its move. The page's HTTP API is in docs/web-api.md.
     """
     import uvicorn
 
-    from dealers_chess.cli.web.app import Table, create_app
+    from dealers_chess.cli.web.app import create_app
+    from dealers_chess.cli.web.logs import quiet_server_logs
+    from dealers_chess.cli.web.table import Table
     from dealers_chess.pieces.catalogue import load_catalogue
 
     catalogue_files = catalogue_files_given(catalogue_files)
@@ -72,7 +85,10 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
     click.echo(f"{session.position.game.name}: every move is saved to {saver.path}")
     for line in _announcement(host, access, network):
         click.echo(line)
-    server = uvicorn.Server(uvicorn.Config(create_app(table, access), log_level="warning", lifespan="off"))
+    config = uvicorn.Config(create_app(table, access), log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=GRACE_S)
+    quiet_server_logs()
+    server = _server(config, table)
     try:
         server.run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C or SIGTERM, then passes the signal on: it is the way to stop
@@ -81,6 +97,18 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
         _stop(table)
         click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  "
                    f"(or dealer play --resume {saver.path})")
+
+
+def _server(config, table):
+    """uvicorn's server, ending the pages' event streams as soon as it is told to stop (Ctrl-C, SIGTERM), so it
+    never waits on an open page."""
+    import uvicorn
+
+    class TableServer(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            table.closing.set()
+            super().handle_exit(sig, frame)
+    return TableServer(config)
 
 
 def _stop(table) -> None:
@@ -119,20 +147,33 @@ def _network(host: str) -> tuple[str, ...]:
     return network_addresses(socket.AF_INET6 if ":" in host else None)
 
 
-def _announcement(host: str, access: Access, network: tuple[str, ...]) -> list[str]:
-    """What `dealer serve` prints after the record line: the address to open; for a network, a warning and a QR code."""
+def _announcement(host: str, access: Access, network: tuple[str, ...], columns: int | None = None) -> list[str]:
+    """What `dealer serve` prints after the record line: the address for one device and one per side; for a
+    network, a warning and a QR code of each."""
     if not network and not is_wildcard(host):
-        return [f"open {access.url(host)} in a browser; only this computer can open it "
-                "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
+        return [f"open {access.url(host)} in a browser to play both sides; only this computer can open it "
+                "(--host 0.0.0.0 lets phones on your network in)", *_seat_lines(access, host),
+                "Ctrl-C stops the server"]
     here = access.url("::1" if ":" in host else "127.0.0.1")
     if not network:
-        return [f"open {here} in a browser; no network address of this computer was found, so other devices "
-                "need its address in place of 127.0.0.1", NETWORK_WARNING, "Ctrl-C stops the server"]
+        local = "::1" if ":" in host else "127.0.0.1"
+        return [f"open {here} in a browser to play both sides; no network address of this computer was found, so "
+                "other devices need its address in place of 127.0.0.1", *_seat_lines(access, local),
+                NETWORK_WARNING, "Ctrl-C stops the server"]
     phone = access.url(network[0])
     on_this = f"; on this computer: {here}" if is_wildcard(host) else ""
-    qr = [click.style(line, fg="black", bg="bright_white") for line in qr_lines(phone)]
-    return [f"open {phone} on a phone or tablet on your network (or scan the code below){on_this}",
-            NETWORK_WARNING, *qr, "Ctrl-C stops the server"]
+    codes = [("both sides", phone), *((seat.value.capitalize(), access.url(network[0], seat))
+                                      for seat in (Seat.WHITE, Seat.BLACK))]
+    qr = qr_block(codes, columns or shutil.get_terminal_size((80, 24)).columns,
+                  lambda line: click.style(line, fg="black", bg="bright_white"))
+    return [f"open {phone} on a phone or tablet on your network to play both sides (or scan the first code "
+            f"below){on_this}", *_seat_lines(access, network[0]), NETWORK_WARNING, *qr, "Ctrl-C stops the server"]
+
+
+def _seat_lines(access: Access, host: str) -> list[str]:
+    """`White: ADDRESS (...)` and `Black: ADDRESS (...)`: one page per side."""
+    return [f"{seat.value.capitalize()}: {access.url(host, seat)} ({SEAT_NOTES[seat]})"
+            for seat in (Seat.WHITE, Seat.BLACK)]
 
 
 COMMANDS = (serve_command,)

@@ -10,6 +10,7 @@ from dealers_chess.engine.board import Board
 from dealers_chess.engine.game import Castling
 from dealers_chess.engine.kernel import EMPTY
 from dealers_chess.engine.move import Kind, Move
+from dealers_chess.engine.origins import castling_problem, castling_starts
 from dealers_chess.engine.position import Position
 
 
@@ -44,7 +45,9 @@ def _targets(board: Board, castling: Castling, royal: int, partner: int) -> list
 def castling_moves(pos: Position, side: int, checked: bool | None = None) -> list[Move]:
     """Castling moves whose path rules hold (royal safety afterwards is checked with the others).
 
-    Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle.
+    Both pieces must be free to move: a royal or partner frozen by a Hyena or dazzled cannot castle. The
+    royal is the one on the square where the royal this partner castles with starts (a royal of The Consuls
+    that has walked between them castles with nothing; with it there, the other cannot pass it anyway).
     `checked`, when the caller knows it, is whether the side is in check (asked here otherwise).
     """
     occ, plans = pos.occ, pos.castle_plans
@@ -55,25 +58,18 @@ def castling_moves(pos: Position, side: int, checked: bool | None = None) -> lis
     for partner in pos.castling:
         if occ[partner] != side:
             continue
-        if only >= 0:
-            # With one royal, whether it castles with this partner depends on the two squares alone: the
-            # plans (none if it does not) are kept by the pair, without asking royal_for each time.
-            royal = only
-            found = plans.get((royal, partner))
-            if found is None:
-                found = plans[royal, partner] = (
-                    _castle_plans(pos.board, pos.game.castling, royal, partner)
-                    if pos.royal_for(partner) == royal else ())
-            if not found:
-                continue
-        else:
-            royal = pos.royal_for(partner)
-            if royal < 0:
-                continue
-            found = plans.get((royal, partner))
-            if found is None:
-                found = plans[royal, partner] = _castle_plans(pos.board, pos.game.castling, royal, partner)
-        if restrained and not (_free(pos, royal) and _free(pos, partner)):
+        # Whether a royal castles with this partner depends on the two squares alone (the royal must stand
+        # where the royal this partner castles with starts): the plans, none if it does not, are kept by the
+        # pair. With one royal, royal_for is asked only the first time.
+        royal = only if only >= 0 else pos.royal_for(partner)
+        if royal < 0:
+            continue
+        found = plans.get((royal, partner))
+        if found is None:
+            castles = castling_starts(pos, side).get(partner) == royal and pos.royal_for(partner) == royal
+            found = plans[royal, partner] = (
+                _castle_plans(pos.board, pos.game.castling, royal, partner) if castles else ())
+        if not found or (restrained and not (_free(pos, royal) and _free(pos, partner))):
             continue
         for royal_to, partner_to, between in found:
             for sq in between:
@@ -126,12 +122,14 @@ def _castle_path_safe(pos, side, royal, royal_to) -> bool:
 
 
 def grant_castling_rights(pos: Position) -> None:
-    """Every right the placement allows: an unmoved partner on its back rank with a royal inward of it."""
+    """Every right the placement allows: a partner on its back rank with a royal inward of it, both on the
+    squares the game's start puts them on (engine.origins.castling_problem)."""
     rights = set()
     for side in (0, 1):
         rank = 0 if side == 0 else pos.board.ranks - 1
         for file in range(pos.board.files):
             sq = pos.board.square(file, rank)
-            if pos.occ[sq] == side and castling_partner_ok(pos, sq) and pos.royal_for(sq) >= 0:
+            if (pos.occ[sq] == side and castling_partner_ok(pos, sq) and pos.royal_for(sq) >= 0
+                    and castling_problem(pos, sq) is None):
                 rights.add(sq)
     pos.castling = frozenset(rights)

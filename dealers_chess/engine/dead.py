@@ -18,7 +18,7 @@ from dealers_chess.engine.attacks import attacks, in_check
 from dealers_chess.engine.board import Board
 from dealers_chess.engine.kernel import EMPTY, F_INITIAL, F_MOVE, F_PASS, R_MOVE, fast_destinations
 from dealers_chess.engine.position import Position
-from dealers_chess.pieces.catalogue import Group
+from dealers_chess.pieces.catalogue import Group, Rule
 
 Checkmated = Callable[[Position], bool]  # the rules' own test: the side to move is in check and has no legal move
 UNBLOCKABLE = ((), None)  # a capture line with no square before its target: a leap nothing can stop
@@ -69,12 +69,35 @@ def dead_position(pos: Position, checkmated: Checkmated) -> bool:
 
 def cannot_mate(pos: Position, side: int) -> bool:
     """Whether `side` can never checkmate, whatever both sides play (FIDE 6.9: a flag fall against such a
-    side is a draw). Proved only for a side with nothing but its one royal, which can never give check
-    (see royals_never_check) and, with no pawn to promote, never gains a piece; False means maybe it can.
-    (A side with more against a lone royal is covered by dead_position, which ends the game sooner.)"""
-    if len(pos.royals[0]) != 1 or len(pos.royals[1]) != 1 or len(pos.squares[side]) != 1:
+    side is a draw). Proved only for a side with nothing but royals (one, or The Consuls' two), none of
+    which can ever give check to any enemy royal (see royals_never_check): with no pawn to promote it never
+    gains a piece, and a royal of a side with two can become a pawn only by taking a Zombie, so no piece
+    that converts its captor may be on the other side. False means maybe it can. (A side with more against
+    a lone royal is covered by dead_position, which ends the game sooner.)"""
+    mine, theirs = pos.squares[side], pos.royals[1 - side]
+    if len(mine) != len(pos.royals[side]) or not theirs or _freezes_or_dazzles(pos) or pos.dazzled or pos.shielded:
         return False
-    return _royal_never_checks(pos, side)
+    if len(mine) > 1 and _converts_captors(pos, 1 - side):
+        return False
+    royals = {_type_id(pos, sq) for sq in mine}
+    enemies = {_type_id(pos, sq) for sq in theirs}
+    return all(
+        _memo(pos, ("mutual", pos.board, side, royal, enemy), partial(_attack_is_mutual, pos, side, royal, enemy))
+        for royal in royals for enemy in enemies
+    )
+
+
+def _type_id(pos: Position, sq: int) -> str:
+    return pos.types.id_of(pos.piece[sq])
+
+
+def _converts_captors(pos: Position, side: int) -> bool:
+    """Whether side has, or could promote to, a piece that turns its captor into itself (a Zombie):
+    on the board, in its hand, among the shared extras or in the big deck."""
+    ids = {_type_id(pos, sq) for sq in pos.squares[side]} | set(pos.hands[side]) | set(pos.shared)
+    if pos.deck is not None:
+        ids |= set(pos.deck.draw) | set(pos.deck.discard)
+    return any(pos.catalogue.get(i).has(Rule.CONVERT_CAPTOR) for i in ids)
 
 
 def _other_pieces(pos: Position) -> list[int] | None:

@@ -7,7 +7,7 @@ pieces a game uses for its board. Positions are built in engine.setup and engine
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
@@ -95,8 +95,10 @@ class GameDef:
     draws: Draws = Draws.CLAIM
     light_a1: bool = False  # the square colours: a1 is dark as in chess unless this says light
     shield_royals: bool = True  # a royal jumped by its own Dazzler cannot be captured, so it is not in check
+    dealt: bool = False  # the start is one sample deal: a game may start from any deal of catalogue pieces
     seed: str = ""
     notes: str = ""
+    source: str = field(default="", compare=False)  # the user's game file it was read from ("" for a built-in game)
 
     @property
     def corner_castling(self) -> bool:
@@ -129,7 +131,7 @@ def load_game(name: str) -> GameDef:
     if name in games:
         return games[name]
     if name.endswith(".toml"):
-        return read_game_file(Path(name))
+        return replace(read_game_file(Path(name)), source=str(Path(name).resolve()))  # a record resumes anywhere
     raise GameError(f"unknown game {name!r}; allowed: {', '.join(sorted(games))}")
 
 
@@ -152,6 +154,7 @@ class GameFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     draws: Draws = Draws.CLAIM
     light_a1: bool = False
     shield_royals: bool = True
+    dealt: bool = False
     seed: Text = ""
     notes: Notes = ""
 
@@ -173,7 +176,7 @@ def read_game_file(path: Path) -> GameDef:
         promotion_pieces=data.promotion_pieces, captured=data.captured, pawn_rank=data.pawn_rank - 1,
         shared_extras=data.shared_extras, battle_move=data.battle_move,
         promotion_optional=data.promotion_optional, draws=data.draws, light_a1=data.light_a1,
-        shield_royals=data.shield_royals, seed=data.seed, notes=data.notes,
+        shield_royals=data.shield_royals, dealt=data.dealt, seed=data.seed, notes=data.notes,
     )
 
 

@@ -17,6 +17,7 @@ from dealers_chess.engine.errors import IllegalMoveError, NotationError
 from dealers_chess.engine.game import GameDef, default_catalogue, load_game
 from dealers_chess.engine.kernel import EMPTY, R_MOVE, fast_destinations
 from dealers_chess.engine.move import Kind, Move
+from dealers_chess.engine.origins import castling_problem, misplaced_pawn, too_many_pawns, unmoved_on, unmoved_test
 from dealers_chess.engine.position import SIDE_NAMES, DeckState, Position
 from dealers_chess.engine.rules import (
     battle_move,
@@ -78,7 +79,7 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
 
 def _check_reachable(pos: Position, text: str) -> None:
     """Refuse placements no game reaches: a side without a royal or with more than the game ever gives it,
-    or the side not to move in check."""
+    a pawn where none can stand or more pawns than a side starts with, or the side not to move in check."""
     lacking = [SIDE_NAMES[side] for side in (0, 1) if not pos.royals[side]]
     if lacking:
         who = "neither side" if len(lacking) == 2 else lacking[0]
@@ -90,6 +91,9 @@ def _check_reachable(pos: Position, text: str) -> None:
                 f"FEN {_short(text)}: {SIDE_NAMES[side]} has {len(pos.royals[side])} royal pieces; in "
                 f"{pos.game.name} a side has at most {most[side]} (no move adds one)"
             )
+    for problem in (misplaced_pawn(pos), too_many_pawns(pos)):
+        if problem is not None:
+            raise NotationError(f"FEN {_short(text)}: {problem}")
     if in_check(pos, 1 - pos.turn):
         raise NotationError(
             f"FEN {_short(text)}: {SIDE_NAMES[1 - pos.turn]}, not to move, is in check; no game reaches this position"
@@ -134,7 +138,7 @@ def _short(text: str) -> str:
 
 
 def _read_placement(pos: Position, text: str, placement: str) -> None:
-    board = pos.board
+    board, unmoved = pos.board, unmoved_test(pos)
     rows = placement.split("/")
     if len(rows) != board.ranks:
         raise NotationError(
@@ -165,17 +169,12 @@ def _read_placement(pos: Position, text: str, placement: str) -> None:
                 raise NotationError(f"FEN {_short(text)}: rank {rank + 1} has more than {board.files} squares")
             side = 1 if code.islower() else 0
             sq = board.square(file, rank)
-            pos.set_square(sq, t, side, not _setup_row(pos, sq, side))
+            pos.set_square(sq, t, side, not unmoved(sq, side, pos.types[t].piece))
             file += 1
         if file != board.files:
             raise NotationError(
                 f"FEN {_short(text)}: rank {rank + 1} has {file} squares; the board has {board.files} files"
             )
-
-
-def _setup_row(pos: Position, sq: int, side: int) -> bool:
-    rank = pos.board.rank_of(sq)
-    return rank <= pos.pawn_rank if side == 0 else rank >= pos.board.ranks - 1 - pos.pawn_rank
 
 
 def _read_castling(pos: Position, text: str, field: str) -> frozenset[int]:
@@ -211,6 +210,9 @@ def _read_castling(pos: Position, text: str, field: str) -> frozenset[int]:
                 f"FEN {_short(text)}: castling right {letter!r}: no {SIDE_NAMES[side]} royal stands inward of "
                 f"{board.name(sq)} on its rank"
             )
+        problem = castling_problem(pos, sq)
+        if problem is not None:
+            raise NotationError(f"FEN {_short(text)}: castling right {letter!r}: {problem}")
         rights.add(sq)
     return frozenset(rights)
 
@@ -270,12 +272,13 @@ def _ep_origin(pos: Position, squares: list[int], victim: int) -> int:
 
 def _moves_there(pos: Position, origin: int, victim: int) -> bool:
     """Whether the victim's type has a non-capturing move from origin to where it stands (first-move moves
-    count when origin is on its set-up rows): a Zombie or Gold pawn never steps two squares."""
+    count when origin is where such a piece starts: a pawn's pawn row): a Zombie or Gold pawn never steps
+    two squares, and a pawn never makes its double step from behind its pawn row."""
     side, kind = pos.occ[victim], pos.types.compiled(pos.piece[victim])
     occ = list(pos.occ)
     occ[victim] = EMPTY
     out: list = []
-    fast_destinations(kind.fast[side][origin], occ, side, _setup_row(pos, origin, side), frozenset(), out)
+    fast_destinations(kind.fast[side][origin], occ, side, unmoved_on(pos, origin, side, kind.piece), frozenset(), out)
     return (victim, R_MOVE) in out
 
 
@@ -355,7 +358,7 @@ def format_fen(pos: Position) -> str:
     moved = [
         sq for sq in range(board.size)
         if pos.piece[sq] >= 0 and pos.moved[sq] and pos.types[pos.piece[sq]].initial
-            and _setup_row(pos, sq, pos.occ[sq])
+            and unmoved_on(pos, sq, pos.occ[sq], pos.types[pos.piece[sq]].piece)
     ]
     special = (("moved", moved), ("dazzled", pos.dazzled), ("shielded", pos.shielded), ("mustmove", pos.must_move))
     for key, squares in special:

@@ -53,8 +53,9 @@ def record_of(position: Position, tags: dict[str, str] | None = None, result: st
         sans.append(format_san(position, m))
         position.push(m)
     all_tags = {"Event": "Casual game", "Site": "?", "Date": date.today().strftime("%Y.%m.%d"), "Round": "-",
-                "White": "?", "Black": "?", "Result": result, "Variant": position.game.id}
-    if start_fen != position.game.start or position.catalogue is not default_catalogue():
+                "White": "?", "Black": "?", "Result": result, "Variant": position.game.source or position.game.id}
+    # a user's game file is read again only when the record is (its FEN tag spares every save from reading it)
+    if start_fen != position.game.start or position.catalogue is not default_catalogue() or position.game.source:
         all_tags.update(SetUp="1", FEN=start_fen)
     extra = _extra_catalogue_files(position)
     if extra:

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeAlias
 import msgspec
 
 from dealers_chess.pieces.betza import MAX_LENGTH
+from dealers_chess.pieces.card_name import name_refusal
 from dealers_chess.pieces.datafile import ONE_LINE, Id, Text, convert, described, read_toml
 from dealers_chess.pieces.errors import BetzaError, CatalogueError, SelectionError, UnknownPieceError
 from dealers_chess.pieces.movement import Movement, parse_movement
@@ -66,7 +67,7 @@ class ShapeFeature(Enum):
     CROSS = "cross"  # a cross (inside a royal's crown)
 
 
-MAX_NAME_CHARACTERS = 60  # a card's name band
+MAX_NAME_CHARACTERS = 60  # and at most as wide as a card's name band holds (pieces.card_name)
 Code: TypeAlias = Annotated[
     str, msgspec.Meta(pattern=described(r"\A[A-Z]{1,3}\Z", "1 to 3 capital letters"), max_length=3)
 ]
@@ -259,6 +260,9 @@ def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
         except BetzaError as error:
             raise CatalogueError(f"{where}: {key}: {error}") from None
 
+    too_wide = name_refusal(row.name)
+    if too_wide is not None:
+        raise CatalogueError(f"{where}: name: {too_wide}")
     rules = frozenset(row.rules)
     return PieceDef(
         id=row.id, name=row.name, group=row.group, code=row.code, movement=movement("betza", row.betza),

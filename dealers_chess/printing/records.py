@@ -253,8 +253,19 @@ def start_saver(session: Session, save_file: str | None, resumed: Path | None, h
     if held is not None and held is not saver.lock:
         held.release()
     if saver.path != resumed:
-        saver.save(session)
+        _first_save(saver, session)
     return saver
+
+
+def _first_save(saver: Saver, session: Session) -> None:
+    """Write a new record's first text; if that fails, the empty file reserved for it goes and the lock with it."""
+    try:
+        saver.save(session)
+    except BaseException:
+        if not saver.written:
+            saver.path.unlink(missing_ok=True)
+        saver.release()
+        raise
 
 
 def open_game(resume_file: str | None, save_file: str | None, holder: str,

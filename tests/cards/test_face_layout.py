@@ -12,6 +12,7 @@ from dealers_chess.cards.face import (
     CARD_H_PT,
     CARD_W_PT,
     GREY,
+    LEFT,
     PICTURE_HEIGHTS_PT,
     RIGHT,
     SAFE_PT,
@@ -160,3 +161,19 @@ def test_a_user_piece_with_too_much_text_is_refused_naming_it() -> None:
     with pytest.raises(LayoutError, match="piece 'knight'"):
         card_face(FaceInfo(chatty, 3.0, "Starter", 1, 1))
 
+
+
+def test_every_name_the_catalogue_accepts_fits_the_name_band_beside_the_widest_value() -> None:
+    from dataclasses import replace
+
+    from dealers_chess.pieces.card_name import NAME_ROOM_PT, NAME_SMALLEST_PT, name_fits_card, name_width_pt
+
+    widest_value = 100.0  # the catalogue's largest fixed value; the model's stays under 70
+    right = text_width_pt(f"Value {widest_value:.1f}", Font.REGULAR, 8.0)
+    assert RIGHT - LEFT - 12 - right - 8 >= NAME_ROOM_PT  # the band's room is at least the catalogue's limit
+    for name in ("Grand Imperial Chancellor of the", "MMMMMMMMMMMMMMMMMMMMMMM", "Wazir" * 8):
+        assert name_width_pt(name, 8.0) == pytest.approx(text_width_pt(name, Font.BOLD, 8.0))  # the same metrics
+        if name_fits_card(name):
+            card_face(FaceInfo(replace(CATALOGUE.get("knight"), name=name), widest_value, "Starter", 1, 1))
+        else:
+            assert name_width_pt(name, NAME_SMALLEST_PT) > NAME_ROOM_PT

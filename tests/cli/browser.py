@@ -43,12 +43,13 @@ class Server:
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         timer = threading.Timer(30, self.process.kill)
         timer.start()
-        lines = [self.process.stdout.readline(), self.process.stdout.readline()]
+        lines = [self.process.stdout.readline() for _ in range(4)]  # the record; both sides; White's; Black's
         timer.cancel()
         assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
         self.url = lines[1].split()[1]
         self.origin = self.url.partition("/?")[0]
         self.key = self.url.partition("?key=")[2]
+        self.seat_urls = {line.split(":")[0].lower(): line.split()[1] for line in lines[2:4]}  # white, black
         self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
 
     def kill(self) -> None:
@@ -62,6 +63,7 @@ def wait_for_moves(page, count: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('#move-list .san').length === n", arg=count)
 
 
-def open_board(page, server: Server) -> None:
-    page.goto(server.url)
+def open_board(page, server: Server, seat: str | None = None) -> None:
+    """Open the printed address of `seat` ('white', 'black'; None: both sides) and wait for the board."""
+    page.goto(server.url if seat is None else server.seat_urls[seat])
     page.wait_for_selector("[data-square]")

@@ -99,7 +99,7 @@ def test_spinal_tap_battle_move():
 
 
 def test_constable_spiel_free_castling_asks_which():
-    fen = "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1"
+    fen = "rnbqk2r/8/4p3/8/8/4P3/8/R3K2R w KQkq - 0 1"
     code, lines, _ = play("constable-spiel", "--fen", fen, script="e1f1\nh1\nO-O\ng8\n")
     assert code == 0
     assert lines[1].startswith("choice: White's King: castle or move, which: move = King e1-f1, no castling, h1 = ")
@@ -321,3 +321,41 @@ def test_moves_of_an_empty_square_or_the_other_sides_piece_says_so():
     code, lines, _ = play("chess", script="moves e4\nmoves e7\nmoves e2\n")
     assert lines[1:4] == ["no piece stands on e4", "the piece on e7 is Black's, and it is White's turn",
                           "2 legal moves: e3 e4"]
+
+
+def own_game_file(name: str = "my-game.toml") -> Path:
+    """A copy of the built-in chess game file under its own id, as a user makes one."""
+    from dealers_chess.engine.game import game_files
+
+    chess = next(path for path in game_files() if path.name == "chess.toml").read_text(encoding="utf-8")
+    assert 'id = "chess"' in chess
+    Path(name).write_text(chess.replace('id = "chess"', 'id = "my-chess"').replace(
+        'name = "Chess"', 'name = "My Chess"'), encoding="utf-8")
+    return Path(name)
+
+
+def test_an_own_game_file_is_played_saved_and_resumed():
+    own_game_file()
+    code, lines, errors = play("my-game.toml", "--save", "g.pgn", script="f3\ne5\nquit\n")
+    assert (code, errors) == (0, "") and lines[0] == "My Chess: saved after every move to g.pgn"
+    record = read_record("g.pgn")
+    assert record.tags["Variant"] == str(Path("my-game.toml").resolve()) and record.moves == ("f3", "e5")
+    code, lines, _ = play("--resume", "g.pgn", script="g4\nQh4\n")
+    assert code == 0 and lines[-1] == "result: 0-1 (checkmate)"
+    # without --save the record is named after the game's own id
+    assert play("my-game.toml", script="e4\n")[0] == 0
+    assert read_record(next(Path("build/games").glob("my-chess-*-1.pgn"))).moves == ("e4",)
+
+
+def test_a_start_that_fails_leaves_no_record_and_no_lock():
+    from dealers_chess.engine.errors import RecordError
+    from dealers_chess.printing import records
+
+    def cannot_save(self, session, path=None):
+        raise RecordError("the disk is full")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(records.Saver, "save", cannot_save)
+        code, _, errors = play("chess", "--save", "g.pgn", script="e4\n")
+    assert code == 1 and errors == "error: the disk is full\n"
+    assert sorted(os.listdir()) == []  # neither g.pgn nor .g.pgn.lock: the name is free for the next try
+    assert play("chess", "--save", "g.pgn", script="e4\n")[0] == 0 and read_record("g.pgn").moves == ("e4",)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 import subprocess
 import sys
 import threading
 import urllib.request
-from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
@@ -21,10 +21,12 @@ from dealers_chess.cli import cli
 from dealers_chess.cli.serve_commands import _announcement, _listen
 from dealers_chess.cli.terminal.script import play_script
 from dealers_chess.cli.web.access import Access
-from dealers_chess.cli.web.app import STALE, Table, create_app
+from dealers_chess.cli.web.app import create_app
+from dealers_chess.cli.web.table import STALE, Table
 from dealers_chess.engine.notation import format_fen
 from dealers_chess.engine.record import read_record
 from dealers_chess.engine.session.record import session_from_record
+from dealers_chess.engine.session.seats import Seat
 from dealers_chess.engine.session.session import Session
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.printing.pictures import PICTURE_PX
@@ -35,11 +37,13 @@ PROMOTION_FEN = "4k3/1P6/8/8/8/5p2/8/4K3 w - - 0 1 hand=Q(MI)(mi) shared=(MI)"
 ORIGIN = "http://127.0.0.1"
 
 
-def page_client(table: Table) -> TestClient:
-    """A client that acts as the served page does: the run's key in its header, the served origin."""
-    access = Access.for_server("127.0.0.1", 8765)
-    return TestClient(create_app(table, access), base_url=ORIGIN,
-                      headers={"X-Dealer-Key": access.key, "Origin": ORIGIN})
+def page_client(table: Table, seat: Seat = Seat.BOTH, access: Access | None = None) -> TestClient:
+    """A client that acts as the served page of `seat` does: the seat's key in its header, the served origin."""
+    access = access or Access.for_server("127.0.0.1", 8765)
+    client = TestClient(create_app(table, access), base_url=ORIGIN,
+                        headers={"X-Dealer-Key": access.key_for(seat), "Origin": ORIGIN})
+    client.access = access  # type: ignore[attr-defined]
+    return client
 
 
 @pytest.fixture()
@@ -66,8 +70,10 @@ def test_the_state_lists_every_legal_target_per_piece(served):
     assert {frm: sorted(t["to"] for t in ts) for frm, ts in state["targets"].items()} == {
         "a2": ["a3", "a4"], "b2": ["b3", "b4"], "c2": ["c3", "c4"], "d2": ["d3", "d4"], "e2": ["e3", "e4"],
         "f2": ["f3", "f4"], "g2": ["g3", "g4"], "h2": ["h3", "h4"], "b1": ["a3", "c3"], "g1": ["f3", "h3"]}
-    assert client.get("/").status_code == 200 and "board.js" in client.get("/").text
-    assert client.get("/static/board.js").status_code == 200
+    page = client.get("/").text
+    assert "board.js" in page and f'content="{client.access.key}"' in page
+    script = re.search(r'src="(/static/[\w-]+/board.js)"', page)[1]
+    assert client.get(script).status_code == 200 and client.get("/static/board.js").status_code == 404
 
 
 def test_a_move_is_played_saved_and_the_target_kinds_follow_the_position(served):
@@ -89,7 +95,7 @@ def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
     error = response.json()["error"]
     assert "\n" not in error and error.startswith("move 'e2e5' is not legal")
     assert response.json()["state"]["version"] == 0 and read_record(table.saver.path).moves == ()
-    allowed = "allowed: undo, redo, draw, accept, decline, claim, resign"
+    allowed = "allowed: undo, redo, draw, accept, decline, claim, resign, accept undo, decline undo"
     for path, body, reason in (
             ("/api/play", {"move": " "}, "no move given: send a move such as e2e4"),
             ("/api/command", {"command": "quit"}, f"request: command: 'quit' is not allowed; {allowed}"),
@@ -193,9 +199,15 @@ def test_serve_refuses_a_busy_port_and_says_who_can_connect():
         _listen("127.0.0.1", port)
     busy.close()
     access = Access.for_server("127.0.0.1", port)
+    white, black = (access.key_for(seat) for seat in (Seat.WHITE, Seat.BLACK))
     assert _announcement("127.0.0.1", access, ()) == [
-        f"open http://127.0.0.1:{port}/?key={access.key} in a browser; only this computer can open it "
-        "(--host 0.0.0.0 lets phones on your network in); Ctrl-C stops the server"]
+        f"open http://127.0.0.1:{port}/?key={access.key} in a browser to play both sides; only this computer can "
+        "open it (--host 0.0.0.0 lets phones on your network in)",
+        f"White: http://127.0.0.1:{port}/?key={white} (a page that plays White only: its moves, offers and "
+        "resignation; undo asks Black)",
+        f"Black: http://127.0.0.1:{port}/?key={black} (a page that plays Black only; undo asks White)",
+        "Ctrl-C stops the server"]
+    assert len({access.key, white, black}) == 3
     # --port 0: the command listens before it reads its arguments, and the default port may be taken
     result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn", "--port", "0"])
     assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
@@ -210,8 +222,8 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
         assert second.startswith("open http://127.0.0.1:") and "only this computer can open it" in second
         url = second.split()[1]
         key = url.partition("?key=")[2]
-        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-        assert len(key) >= 22 and b"board.js" in browser.open(url, timeout=10).read()
+        opened = urllib.request.urlopen(url, timeout=10)
+        assert len(key) >= 22 and b"board.js" in opened.read() and opened.headers["set-cookie"] is None
         base = url.partition("?")[0]
         request = urllib.request.Request(base + "api/play", data=json.dumps({"move": "e4", "version": 0}).encode(),
                                          headers={"Content-Type": "application/json", "X-Dealer-Key": key,

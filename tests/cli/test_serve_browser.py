@@ -47,8 +47,8 @@ def board_codes(page) -> dict[str, str]:
 
 def square_centres(page) -> dict[str, tuple[float, float]]:
     """Each board square's centre in the viewport, for page.mouse.click."""
-    return {square: (x, y) for square, x, y in page.eval_on_selector_all(
-        "[data-square]", "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+    return {square: (x, y) for square, x, y in page.evaluate(  # one step: the board may be drawn again at any time
+        "() => [...document.querySelectorAll('[data-square]')].map(n => { const r = n.getBoundingClientRect();"
         " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
 
 
@@ -125,9 +125,9 @@ def test_promotion_dialog_then_undo(serve, page):
     keys = page.eval_on_selector_all("#choice-options button", "nodes => nodes.map(n => n.dataset.key)")
     assert keys == ["Q", "MI"]
     assert "reaches b8: promote to" in page.inner_text("#choice-prompt")
-    assert page.get_attribute("#choice-card", "src") == "/card/queen.svg"  # the first option's card
+    assert page.get_attribute("#choice-card", "data-source") == "/card/queen.svg"  # the first option's card
     page.hover("#choice-options button[data-key=MI]")
-    assert page.get_attribute("#choice-card", "src") == "/card/minister.svg"
+    assert page.get_attribute("#choice-card", "data-source") == "/card/minister.svg"
     page.wait_for_function("() => document.getElementById('choice-card').naturalWidth > 0")  # the card is served
     assert (page.get_attribute("#choice-card", "alt")
             == "the card of MI: Minister (shared extra: the other side loses it too)")
@@ -177,19 +177,21 @@ def test_pictures_put_each_piece_s_own_3d_picture_on_the_board(serve, page, tmp_
     open_board(page, server)
     assert page.is_visible("#pictures")
     page.click("#pictures")
+    page.wait_for_function("() => document.querySelectorAll('[data-square] image').length === 32")
+    pictured = page.eval_on_selector_all("[data-square] image", "nodes => nodes.map(n => n.dataset.picture)")
+    assert set(pictured) == {"king", "queen", "rook", "bishop", "knight", "standard-pawn"}
     hrefs = page.eval_on_selector_all("[data-square] image", "nodes => nodes.map(n => n.getAttribute('href'))")
-    assert len(hrefs) == 32 and set(hrefs) == {f"/picture/{i}.png" for i in
-                                               ("king", "queen", "rook", "bishop", "knight", "standard-pawn")}
-    sizes = page.evaluate("""async (hrefs) => Promise.all(hrefs.map(async (href) => {
-        const response = await fetch(href); return [response.status, (await response.blob()).size]; }))""",
-                          sorted(set(hrefs)))
+    assert len(set(hrefs)) == 6 and all(href.startswith("blob:") for href in hrefs)  # fetched with the key
+    sizes = page.evaluate("""async ([pieces, key]) => Promise.all(pieces.map(async (piece) => {
+        const response = await fetch(`/picture/${piece}.png`, { headers: { "X-Dealer-Key": key } });
+        return [response.status, (await response.blob()).size]; }))""", [sorted(set(pictured)), server.key])
     assert all(status == 200 and size > 1000 for status, size in sizes)
     assert len({size for _, size in sizes}) == 6  # six different pictures, not one stem
     page.screenshot(path=str(SCREENSHOTS / "pictures-8x8.png"))
 
 
 def test_free_castling_dialog(serve, page):
-    server = serve("constable-spiel", "--fen", "rnbqk2r/4p3/8/8/8/8/4P3/R3K2R w KQkq - 0 1")
+    server = serve("constable-spiel", "--fen", "rnbqk2r/8/4p3/8/8/4P3/8/R3K2R w KQkq - 0 1")
     open_board(page, server)
     tap(page, "e1")
     assert {"f1", "g1", "c1"} <= targets(page)
@@ -241,12 +243,13 @@ def test_a_second_tab_that_missed_a_move_is_told_and_brought_up_to_date(serve, p
     server = serve("chess")
     open_board(page, server)
     other = browser.new_page()
+    other.route("**/api/events", lambda route: None)  # its event stream never answers: it misses the next move
     open_board(other, server)
     play_line(page, ["e2e4"])
     tap(other, "d2")
     tap(other, "d4")  # still highlighted in the tab that has not heard of 1. e4
     other.wait_for_selector("#message.error")
-    assert "changed in another tab" in other.inner_text("#message")
+    assert "changed on another page or tab" in other.inner_text("#message")
     wait_for_moves(other, 1)
     assert other.inner_text("#status") == "Black to move"
     other.close()
@@ -346,10 +349,18 @@ class AttackSite:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.cookies: list[str] = []  # the Cookie header of every request the browser sent here
         folder.mkdir()
-        handler = partial(SimpleHTTPRequestHandler, directory=str(folder))
-        handler.log_message = lambda *args: None
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        site = self
+
+        class Handler(SimpleHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                site.cookies.append(self.headers.get("Cookie", ""))
+                super().do_GET()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
@@ -391,6 +402,7 @@ def test_other_origins_cannot_play_undo_resign_or_read_while_the_real_page_plays
         assert framed.count() == 0  # X-Frame-Options DENY: no board inside another site's page
         attacker.close()
     assert server.record.read_text() == record
+    assert attack_site.cookies and not any(attack_site.cookies)  # no key (no cookie at all) went to the other port
     wait_for_moves(page, 1)
     assert page.inner_text("#status") == "Black to move"
     play_line(page, ["e7e5", "g1f3"], already=1)  # the player's own page still plays
@@ -438,7 +450,7 @@ def overlap(a: dict, b: dict) -> float:
     return max(width, 0) * max(height, 0)
 
 
-def test_on_a_phone_the_card_opens_over_the_board_away_from_the_piece(serve, browser, tmp_path):
+def test_on_a_phone_the_card_opens_under_the_board_and_closing_it_keeps_the_piece_picked_up(serve, browser, tmp_path):
     dealer(tmp_path, "deal", "--seed", "3", "--board", "12x12", "--save", "deal.json")
     server = serve("--deal", "deal.json")
     phone, page = phone_page(browser, server)
@@ -446,23 +458,21 @@ def test_on_a_phone_the_card_opens_over_the_board_away_from_the_piece(serve, bro
     page.tap("[data-square=f2]")
     page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
     board, card = page.locator("#board").bounding_box(), page.locator("#card").bounding_box()
-    square = page.locator("[data-square=f2]").bounding_box()
-    assert overlap(board, card) > 0.25 * board["width"] * board["height"]  # over the board ...
-    assert overlap(card, square) == 0 and card["y"] >= 0  # ... over the half away from the piece, in view
-    assert len(targets(page)) > 0 and page.inner_text("#card-caption") == "White's Lion on f2"
-    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-over-board.png"))
-    page.tap("#card-face")  # a tap enlarges the card to the board's width
-    assert page.locator("#card").bounding_box()["width"] >= board["width"] - 2
-    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enlarged.png"))
+    assert overlap(board, card) == 0 and card["y"] >= board["y"] + board["height"]  # under the board, never over it
+    assert card["y"] + card["height"] <= 844  # and in view with it
+    shown = targets(page)
+    assert shown and page.inner_text("#card-caption") == "White's Lion on f2"
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-under-board.png"))
     page.tap("#card-close")
-    assert page.is_hidden("#card") and targets(page) == set()
-    # a Black piece, top half: the card opens over the lower half, and says whose turn it is
-    page.tap("[data-square=f11]")
+    assert page.is_hidden("#card") and targets(page) == shown  # the piece stays picked up
+    target = sorted(shown)[0]
+    page.tap(f"[data-square={target}]")
+    wait_for_moves(page, 1)
+    page.tap("[data-square=f1]")  # White's piece on Black's turn: the card, and whose turn it is
     page.wait_for_function("() => document.querySelector('#card-face').naturalWidth > 0")
-    card, square = page.locator("#card").bounding_box(), page.locator("[data-square=f11]").bounding_box()
-    assert card["y"] > square["y"] + square["height"] and overlap(board, card) > 0.25 * board["width"] * board["height"]
-    assert page.inner_text("#message").startswith("It is White's turn: Black's ")
-    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-enemy-piece.png"))
+    card = page.locator("#card").bounding_box()
+    assert overlap(board, card) == 0 and page.inner_text("#message").startswith("It is Black's turn: White's ")
+    page.screenshot(path=str(SCREENSHOTS / "phone-12x12-card-other-side.png"))
     phone.close()
 
 

@@ -21,16 +21,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from dealers_chess.cli.web.access import Access, host_name, qr_lines
-from dealers_chess.cli.web.app import Table, create_app
+from dealers_chess.cli.web.access import Access, host_name, own_names, qr_lines
+from dealers_chess.cli.web.app import create_app
 from dealers_chess.cli.web.guard import MAX_BODY_BYTES, SECURITY_HEADERS
+from dealers_chess.cli.web.table import Table
 from dealers_chess.engine.record import read_record
+from dealers_chess.engine.session.seats import Seat
 from dealers_chess.engine.session.session import Session
 from dealers_chess.printing.records import start_saver
 
 DEALER = [sys.executable, "-m", "dealers_chess"]
 ORIGIN = "http://127.0.0.1:8765"
-ROUTES = ("/", "/api/state", "/static/board.js", "/card/knight.svg", "/picture/knight.png")
+ROUTES = ("/", "/api/state", "/api/events", "/api/pgn", "/api/board?ply=0", "/static/board.js", "/card/knight.svg",
+          "/picture/knight.png")
+KEYED_ROUTES = ("/", "/api/state", "/api/pgn", "/card/knight.svg")  # answered 200 to the page's key
 
 
 @pytest.fixture()
@@ -51,7 +55,8 @@ def unchanged(table: Table) -> bool:
 
 def test_a_foreign_host_gets_nothing_on_any_route(game):
     table, access, stranger, page = game
-    for host in ("attacker.example:8765", "rebind.attacker.test", "127.0.0.1.nip.io:8765", "localhost.:8765", ""):
+    for host in ("attacker.example:8765", "rebind.attacker.test", "127.0.0.1.nip.io:8765", "localhost.:8765", "",
+                 "0.0.0.0:8765", "127.1:8765", "2130706433:8765", "127.0.0.2:8765"):  # the review's rebinding names
         for route in ROUTES:
             response = page.get(route, headers={"Host": host})
             assert response.status_code == 421, (host, route)
@@ -66,25 +71,24 @@ def test_a_foreign_host_gets_nothing_on_any_route(game):
     assert unchanged(table)
 
 
-def test_without_the_key_nothing_is_served_and_the_printed_address_sets_it(game):
+def test_without_the_key_nothing_is_served_and_the_printed_address_opens_the_page_without_a_cookie(game):
     table, access, stranger, page = game
     for route in ROUTES:
         response = stranger.get(route)
-        assert response.status_code == 403 and "open the address dealer serve printed" in response.text
-    assert stranger.get("/?key=not-the-key", follow_redirects=False).status_code == 403
+        assert response.status_code == 403 and "open the address dealer serve printed" in response.text, route
+    for wrong in ("not-the-key", access.key[:-1], access.key.upper(), ""):
+        assert stranger.get(f"/?key={wrong}", follow_redirects=False).status_code == 403
     entry = stranger.get(f"/?key={access.key}", follow_redirects=False)
-    assert entry.status_code == 303 and entry.headers["location"] == "/"
-    cookie = entry.headers["set-cookie"]
-    assert cookie.startswith(f"dealer-key-8765={access.key};") and "HttpOnly" in cookie and "SameSite=strict" in cookie
-    page_text = stranger.get("/").text  # the client keeps the cookie, as a browser does
-    assert f'<meta name="dealer-key" content="{access.key}">' in page_text and "board.js" in page_text
-    assert stranger.get("/api/state").json()["version"] == 0
-    assert stranger.get("/card/knight.svg").status_code == 200
+    assert entry.status_code == 200 and "set-cookie" not in entry.headers
+    assert f'<meta name="dealer-key" content="{access.key}">' in entry.text and "board.js" in entry.text
+    assert stranger.get("/api/state").status_code == 403  # nothing was remembered: the page sends its key itself
+    for route in KEYED_ROUTES:
+        assert page.get(route).status_code == 200, route
 
 
 def test_an_action_needs_the_key_header_the_served_origin_and_json(game):
     table, access, stranger, page = game
-    stranger.get(f"/?key={access.key}")  # the cookie alone, as a browser sends it with a forged request
+    stranger.get(f"/?key={access.key}")  # opening the address leaves no cookie for a forged request to carry
     body = json.dumps({"move": "e4", "version": 0})
     json_type = {"Content-Type": "application/json"}
     refusals = [
@@ -169,9 +173,21 @@ def test_bodies_over_the_limit_are_refused_before_they_are_read(game):
     assert unchanged(table)
 
 
+def test_paths_out_of_the_served_folders_are_not_found_even_with_the_key(game):
+    table, access, stranger, page = game
+    assets = f"/static/{access.assets}/"
+    for folder in ("/card/", "/picture/", assets):  # the review's traversal variants (a bare ../ the client resolves)
+        for name in ("%2e%2e/app.py", "%2e%2e", "..%2fapp.py", "..%252fapp.py", "..%5capp.py",
+                     "board.js%00.svg", "/etc/passwd", "..%2f..%2f..%2fetc%2fpasswd", "__init__.py", "index.html"):
+            response = page.get(folder + name)
+            assert response.status_code == 404, (folder, name, response.status_code)
+            assert "import" not in response.text and "root:" not in response.text
+    assert page.get(assets + "board.js").status_code == 200
+
+
 def test_every_response_forbids_framing_and_sniffing(game):
     table, access, stranger, page = game
-    responses = [page.get(route) for route in ROUTES] + [
+    responses = [page.get(route) for route in KEYED_ROUTES] + [
         stranger.get("/api/state"), page.get("/api/state", headers={"Host": "evil.example"}),
         page.post("/api/play", content=b"x", headers={"Content-Type": "text/plain"}),
         page.post("/api/play", json={"move": "e2e5", "version": 0}),
@@ -184,13 +200,14 @@ def test_every_response_forbids_framing_and_sniffing(game):
 
 def test_access_names_hosts_and_keys():
     access = Access.for_server("0.0.0.0", 8765, ("192.0.2.2", "fd00::2"))
-    assert access.hosts == {"127.0.0.1", "localhost", "[::1]", "192.0.2.2", "[fd00::2]"}
+    assert access.hosts == {"127.0.0.1", "localhost", "[::1]", "192.0.2.2", "[fd00::2]", *own_names()}
     assert access.url("fd00::2") == f"http://[fd00::2]:8765/?key={access.key}"
     assert access.allows_host("192.0.2.2:8765") and access.allows_host("[FD00::2]:8765")
     assert not access.allows_host("192.0.2.3:8765") and not access.allows_host("0.0.0.0:8765")
     assert Access.for_server("0.0.0.0", 1).key != Access.for_server("0.0.0.0", 1).key
     assert [host_name(h) for h in ("[::1]:80", "LocalHost", "a.b:1", "[::1")] == ["[::1]", "localhost", "a.b", "[::1"]
     assert not access.key_matches(None) and not access.key_matches("") and access.key_matches(access.key)
+    assert [access.seat_of(key) for _, key in access.keys] == list(Seat) and access.seat_of(access.assets) is None
 
 
 def test_the_qr_code_holds_the_address():
@@ -312,18 +329,21 @@ def test_a_busy_port_leaves_no_record_and_a_held_record_refuses_a_second_session
             server.stop()
 
 
-def test_host_0_0_0_0_prints_the_network_address_a_warning_and_a_qr_code_and_keeps_the_key(tmp_path):
+def test_host_0_0_0_0_prints_the_network_addresses_a_warning_and_a_qr_code_each_and_keeps_the_keys(tmp_path,
+                                                                                                   monkeypatch):
     from dealers_chess.cli.web.access import network_addresses
 
     addresses = network_addresses(socket.AF_INET)
     if not addresses:
         pytest.skip("this computer has no network address besides loopback")
+    monkeypatch.setenv("COLUMNS", "80")  # one code under the other
     server = Served(tmp_path, "chess", "--save", "g.pgn", "--host", "0.0.0.0", "--port", "0")
     try:
         time.sleep(0.5)
         url = f"http://{addresses[0]}:{server.port}/?key={server.key}"
-        assert server.lines[1] == (f"open {url} on a phone or tablet on your network (or scan the code below); "
-                                   f"on this computer: http://127.0.0.1:{server.port}/?key={server.key}\n")
+        assert server.lines[1] == (f"open {url} on a phone or tablet on your network to play both sides (or scan "
+                                   f"the first code below); on this computer: http://127.0.0.1:{server.port}/?key="
+                                   f"{server.key}\n")
         import urllib.error
         import urllib.request
 
@@ -335,13 +355,23 @@ def test_host_0_0_0_0_prints_the_network_address_a_warning_and_a_qr_code_and_kee
         foreign = urllib.request.Request(state, headers={"X-Dealer-Key": server.key, "Host": "attacker.example"})
         with pytest.raises(urllib.error.HTTPError, match="421"):
             urllib.request.urlopen(foreign, timeout=10)
+        for name in own_names():  # the computer's own name, as a player may type it
+            named = urllib.request.Request(state, headers={"X-Dealer-Key": server.key, "Host": f"{name}:{server.port}"})
+            assert json.load(urllib.request.urlopen(named, timeout=10))["version"] == 0
     finally:
         out = server.stop()
     lines = out.splitlines()
-    assert lines[0].startswith("warning: anyone on your network who has this link can play, undo and resign")
-    qr = lines[1:lines.index("Ctrl-C stops the server")]
-    assert qr == qr_lines(url)
-    _decodes_to(tmp_path, qr, url)
+    seats = [line.split()[1] for line in lines[:2]]
+    assert [line.split(":")[0] for line in lines[:2]] == ["White", "Black"]
+    assert all(seat.startswith(f"http://{addresses[0]}:{server.port}/?key=") for seat in seats)
+    assert lines[2].startswith("warning: anyone on your network who has one of these links can play in this game")
+    block = lines[3:lines.index("Ctrl-C stops the server")]
+    height = len(qr_lines(url))
+    for index, (caption, text) in enumerate(zip(("both sides", "White", "Black"), (url, *seats), strict=True)):
+        assert block[index * (height + 1)].strip() == caption
+        qr = block[index * (height + 1) + 1:(index + 1) * (height + 1)]
+        assert qr == qr_lines(text)
+        _decodes_to(tmp_path, qr, text)
 
 
 def _decodes_to(folder: Path, qr: list[str], url: str) -> None:

@@ -87,3 +87,13 @@ def test_clear_clears_the_screen_and_draws_the_board_instead_of_being_read_as_a_
     before, after = shown.getvalue().split("\x1b[2J")  # rich's clear-screen sequence, once
     assert "error" not in before + after
     assert "  4 . . . . P . . .\n" in after and "last move: 1. e4\nBlack to move\n" in after
+
+
+def test_fen_is_printed_on_one_line_to_copy_back_whatever_the_width(tmp_path):
+    from dealers_chess.engine.notation import format_fen
+
+    session = Session.new("dealers-12x12")  # a FEN far wider than the 80 columns of the terminal
+    fen = format_fen(session.position)
+    assert len(fen) > 80
+    shown = typed(session, "fen\rquit\r", tmp_path)
+    assert f"fen: {fen}\n" in shown

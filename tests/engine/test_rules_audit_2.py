@@ -171,7 +171,7 @@ def test_7_impossible_fens_are_refused(game, fen, words):
 def test_7_possible_ones_are_still_read():
     assert listed("dealers-8x8", "7k/8/8/8/3(mo)4/8/8/K7 w - d6d5 0 1")["turn"] == "white"  # Mongolian three squares
     assert listed("dealers-8x8", "7k/8/8/3(pg)4/8/8/8/K7 w - c6@d5 0 1")["turn"] == "white"  # Piglet's leap
-    assert listed("consuls", "3kk3/8/8/8/8/8/8/2PKK3 w - - 0 1")["turn"] == "white"  # two kings a side
+    assert listed("consuls", "3kk3/8/8/8/8/8/2P5/3KK3 w - - 0 1")["turn"] == "white"  # two kings a side
 
 
 # --- the fuzz's export finding: the Piglet's opening leap in FSF ------------------------------------

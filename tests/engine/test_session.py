@@ -135,9 +135,9 @@ def test_spinal_tap_battle_move_and_its_promotion_choice():
     report = session.play("d3d4&e3e4")
     assert kinds(report) == [EventKind.BATTLE]
     assert "once a game: Pawn d3-d4, Crab e3-e4" in report.events[0].text
-    fen = "5k5/3(STP)7/11/11/11/11/11/11/11/(STP)10/5K5 w - - 0 1 hand=Q(DZ)"
+    fen = "5k5/3(STP)7/11/11/11/11/11/11/(STP)10/11/5K5 w - - 0 1 hand=Q(DZ)"
     session = Session.new("spinal-tap", fen=fen)
-    choice = session.play("d10d11&a2a3").choice
+    choice = session.play("d10d11&a3a4").choice
     assert choice.kind is ChoiceKind.BATTLE_PROMOTION and {o.key for o in choice.options} >= {"Q", "DZ"}
     assert "d11=Q" in session.play("Q").events[0].text
 
@@ -234,6 +234,12 @@ def test_clock_charges_thinking_time_adds_the_increment_and_flags():
     ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 w - - 0 1",
      "result: 1/2-1/2 (time, against a side that cannot mate)"),  # Black's lone King can never give check
     ("dealers-8x8", "4k3/8/8/8/8/8/8/(FE)(FE)(WA)K4 b - - 0 1", "result: 1-0 (time)"),
+    # The Consuls (rules audit 3, W3): two bare kings never give check, so they cannot mate either
+    ("consuls", "1k2k3/8/8/8/8/8/8/1KQ1K3 w - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    ("consuls", "1k2k3/8/8/8/8/8/8/1KQ1K3 b - - 0 1", "result: 1-0 (time)"),
+    ("consuls", "1k2k3/8/8/8/8/8/8/1K2K2R w - - 0 1", "result: 1/2-1/2 (time, against a side that cannot mate)"),
+    # a king that takes a Zombie becomes a pawn (its side keeps a royal), and a pawn can mate
+    ("consuls", "1k2k3/8/8/8/8/8/3(ZO)4/1KQ1K3 w - - 0 1", "result: 0-1 (time)"),
 ])
 def test_a_flag_fall_against_a_side_that_can_never_mate_is_a_draw(game, fen, result):
     now = FakeTime()

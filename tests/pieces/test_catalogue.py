@@ -96,6 +96,9 @@ GOOD = 'id = "duck"\nname = "Duck"\ngroup = "piece"\ncode = "DK"\nbetza = "WD"\n
         (GOOD + 'rule_betza = { push = "W" }\n', ["piece 'duck'", "rule_betza", "'push'"]),
         (GOOD + 'value = "lots"\n', ["piece 'duck'", "value", "number"]),
         (GOOD + 'rank_captures = { first = "cK" }\n', ["piece 'duck'", "rank_captures", "'first'"]),
+        (GOOD.replace('"Duck"', '"Grand Imperial Chancellor of the Northern Marches"'),
+         ["piece 'duck'", "name:", "232 pt wide in bold at 8 pt", "holds 200 pt (here the first 42 characters)"]),
+        (GOOD.replace('"Duck"', '"' + "W" * 23 + '"'), ["piece 'duck'", "name:", "203 pt", "first 22 characters"]),
     ],
 )
 def test_bad_pieces_are_rejected_naming_file_piece_and_field(tmp_path, body, fragments):
@@ -200,3 +203,20 @@ def test_dealer_cards_pieces_and_plate_select_the_same_pieces(tmp_path):
     assert carded == {CATALOGUE.get(piece_id).code for piece_id in stls}
     unknown = runner.invoke(cli, ["pieces", "--set", "nosuch", "--out", str(tmp_path)])
     assert unknown.exit_code == 1 and "unknown set 'nosuch'; known: " in unknown.output
+
+
+def test_a_name_fits_its_card_by_width_not_by_count():
+    from dealers_chess.pieces.card_name import (
+        NAME_ROOM_PT,
+        NAME_SMALLEST_PT,
+        WIDEST_GLYPH_EM,
+        _advances,
+        name_fits_card,
+    )
+
+    widths, missing = _advances()
+    assert max([*widths.values(), missing]) / 1000 <= WIDEST_GLYPH_EM  # so the count alone proves a short name fits
+    short = int(NAME_ROOM_PT / (WIDEST_GLYPH_EM * NAME_SMALLEST_PT))
+    assert short == 17 and name_fits_card("\u2030" * short) and not name_fits_card("\u2030" * (short + 1))  # '‰'
+    assert name_fits_card("i" * 60) and name_fits_card("W" * 22) and not name_fits_card("W" * 23)
+    assert all(name_fits_card(piece.name) for piece in load_catalogue())

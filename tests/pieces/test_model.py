@@ -47,7 +47,7 @@ def _check_written(path, piece, square_mm: float) -> None:
     assert high[2] <= height + 1e-3, piece.id
 
 
-@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+@pytest.mark.parametrize("square_mm", [50.0, pytest.param(40.0, marks=pytest.mark.slow)])  # 40 mm: 20 s
 def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(tmp_path, square_mm):
     paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm))
     assert len(paths) == len(ALL) == 87
@@ -139,7 +139,7 @@ def test_groups_differ_in_size_and_royals_wear_a_crown():
     assert heights[0] > king.top_mm + 14.0  # the cross stands above the crown
 
 
-@pytest.mark.parametrize("square_mm", [50.0, 40.0])
+@pytest.mark.parametrize("square_mm", [50.0, pytest.param(40.0, marks=pytest.mark.slow)])  # 40 mm: 15 s
 def test_every_grid_is_at_least_the_printable_pitch(square_mm):
     for piece in ALL:
         assert build_piece(piece, ModelOptions(square_mm)).layout.pitch_mm >= MIN_PITCH_MM, piece.id

@@ -88,7 +88,7 @@ def _do(console: Console, session: Session, saver: Saver, line: str) -> Answer |
         console.clear()
     _show_events(console, answer.report.events)
     for text in answer.lines:
-        console.print(escape(text))
+        console.print(escape(text), soft_wrap=answer.unwrapped)  # soft_wrap: one line, whatever the width
     if answer.changed:
         _save(console, session, saver)
     if answer.board:

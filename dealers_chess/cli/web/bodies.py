@@ -32,15 +32,18 @@ class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class PageCommand(Enum):
-    """The commands the page's buttons send: the lines of engine.session.commands they run."""
+    """The commands the page's buttons send: the lines of engine.session.commands (engine.session.seats for a
+    side's page) they run."""
 
-    UNDO = "undo"
+    UNDO = "undo"  # from a side's page: a request the other side answers
     REDO = "redo"
     DRAW = "draw"  # offer a draw (the page asks first before it accepts one: `accept`)
     ACCEPT = "accept"
     DECLINE = "decline"
     CLAIM = "claim"
     RESIGN = "resign"
+    ACCEPT_UNDO = "accept undo"  # answer the other side's takeback request
+    DECLINE_UNDO = "decline undo"
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):

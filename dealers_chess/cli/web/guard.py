@@ -1,28 +1,34 @@
 """The gate in front of `dealer serve`'s application: only the page it served may read the game or act on it.
 
-Every request needs a Host this server answers to (421 otherwise: DNS rebinding) and the run's key,
-from the page's cookie or header (403). A request that may change something (anything but GET and
-HEAD) also needs the key in its header, an Origin (or Referer) equal to the served origin (403),
-`Content-Type: application/json` (415) and a body of at most MAX_BODY_BYTES, counted as it arrives
-and never read past the limit (413). Every response forbids framing and sniffing, is never cached
-and cannot be read by another origin. All of it lives here, so the handlers see only good requests.
+Every request needs a Host this server answers to (421 otherwise: DNS rebinding) and one of the
+run's keys in the X-Dealer-Key header (403); the key says which seat asks, and the guard leaves that
+seat in the request's scope (SEAT). The printed address (`GET /?key=...`) opens the page itself, and
+the page's own script and style sheet come from a per-run path under /static/ that opens nothing
+else. No response sets a cookie. A request that may change something (anything but GET and HEAD)
+also needs an Origin (or Referer) equal to the served origin (403), `Content-Type: application/json`
+(415) and a body of at most MAX_BODY_BYTES, counted as it arrives and never read past the limit
+(413). Every response forbids framing and sniffing, is never cached and cannot be read by another
+origin. All of it lives here, so the handlers see only good requests.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
+from html import escape
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.datastructures import Headers
-from starlette.requests import cookie_parser
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dealers_chess.cli.web.access import KEY_HEADER, KEY_PARAMETER, Access
+from dealers_chess.engine.session.seats import Seat
 
 MAX_BODY_BYTES = 4096  # the longest action, a battle move of every pawn on 12x12, is under 200 bytes
 SAFE_METHODS = ("GET", "HEAD")
-CONTENT_SECURITY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+CONTENT_SECURITY = ("default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
                     "form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = (
     (b"x-frame-options", b"DENY"),
@@ -33,6 +39,14 @@ SECURITY_HEADERS = (
     (b"cache-control", b"no-store"),
 )
 PRINTED = "open the address dealer serve printed (it ends in ?key=...; a new run makes a new key)"
+SEAT = "dealer.seat"  # the scope key where the guard leaves the seat whose key a request carries
+# A tab reloaded at / has its key in sessionStorage (the page put it there): this 403 page sends it back to the
+# printed address. The one inline script the server ever sends, allowed by its hash alone.
+RELOAD_SCRIPT = ('const key = sessionStorage.getItem("dealer-key"); '
+                 'if (key) location.replace("/?key=" + encodeURIComponent(key));')
+RELOAD_SECURITY = ("default-src 'none'; script-src 'sha256-"
+                   + base64.b64encode(hashlib.sha256(RELOAD_SCRIPT.encode()).digest()).decode()
+                   + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +56,7 @@ class Refusal:
     status: int
     reason: str
     close: bool = False
+    reload: bool = False  # a tab reloaded at /: the page that sends its kept key back to the printed address
 
 
 class Guard:
@@ -59,10 +74,7 @@ class Guard:
             return
         send = _with_security_headers(send)
         headers = Headers(scope=scope)
-        refusal = self.refusal(scope, headers)
-        if refusal is None and _entering(scope):
-            await self.entry(scope, receive, send)
-            return
+        refusal, seat = self.vet(scope, headers)
         if refusal is None and scope["method"] not in SAFE_METHODS:
             body = await read_limited(receive, MAX_BODY_BYTES)
             if body is None:
@@ -72,28 +84,30 @@ class Guard:
         if refusal is not None:
             await _refused(scope, refusal)(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self.app({**scope, SEAT: seat}, receive, send)
 
-    def refusal(self, scope: Scope, headers: Headers) -> Refusal | None:
-        """The first rule a request breaks, or None (the body's size is checked as it is read)."""
+    def vet(self, scope: Scope, headers: Headers) -> tuple[Refusal | None, Seat | None]:
+        """The first rule a request breaks (or None), and the seat its key opens (the body's size is checked as
+        it is read)."""
         host = headers.get("host", "")
         if not self.access.allows_host(host):
             allowed = ", ".join(sorted(self.access.hosts))
-            return Refusal(421, f"this server answers only to {allowed}, not to the Host {host[:60]!r}")
+            return Refusal(421, f"this server answers only to {allowed}, not to the Host {host[:60]!r}"), None
         if _entering(scope):
-            return None if self.access.key_matches(_query_key(scope)) else Refusal(403, f"wrong key: {PRINTED}")
-        cookie = _cookie(headers, self.access.cookie)
-        header_key = headers.get(KEY_HEADER)
-        if not (self.access.key_matches(cookie) or self.access.key_matches(header_key)):
-            return Refusal(403, f"no key: {PRINTED}")
-        if scope["method"] in SAFE_METHODS:
-            return None
-        return self.action_refusal(headers, header_key)
+            seat = self.access.seat_of(_query_key(scope))
+            return (None, seat) if seat is not None else (Refusal(403, f"wrong key: {PRINTED}"), None)
+        safe = scope["method"] in SAFE_METHODS
+        if safe and scope["path"].startswith(f"/static/{self.access.assets}/"):
+            return None, None  # the page's own script and style sheet: the same for every game, no key needed
+        seat = self.access.seat_of(headers.get(KEY_HEADER))
+        if seat is None and safe:
+            return Refusal(403, f"no key: {PRINTED}", reload=scope["path"] == "/"), None
+        if seat is None:
+            return Refusal(403, f"an action needs the key in the {KEY_HEADER} header, as the page sends it"), None
+        return (None if safe else self.action_refusal(headers)), seat
 
-    def action_refusal(self, headers: Headers, header_key: str | None) -> Refusal | None:
-        """Why a request that may change the game is refused: key header, origin, content type or declared size."""
-        if not self.access.key_matches(header_key):
-            return Refusal(403, f"an action needs the key in the {KEY_HEADER} header, as the page sends it")
+    def action_refusal(self, headers: Headers) -> Refusal | None:
+        """Why a request that may change the game is refused: origin, content type or declared size."""
         origin = request_origin(headers)
         served = f"http://{headers.get('host', '')}".lower()
         if origin != served:
@@ -106,12 +120,6 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
             return Refusal(413, f"request too large: at most {MAX_BODY_BYTES} bytes", close=True)
         return None
-
-    async def entry(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The printed address: keep its key in a cookie for this port and go to the page without it in the address."""
-        response = RedirectResponse("/", status_code=303)
-        response.set_cookie(self.access.cookie, self.access.key, httponly=True, samesite="strict", path="/")
-        await response(scope, receive, send)
 
 
 def request_origin(headers: Headers) -> str | None:
@@ -176,12 +184,12 @@ def _query_key(scope: Scope) -> str | None:
     return values[0] if values else None
 
 
-def _cookie(headers: Headers, name: str) -> str | None:
-    return cookie_parser(headers.get("cookie", "")).get(name)
-
-
 def _refused(scope: Scope, refusal: Refusal) -> Response:
     close = {"connection": "close"} if refusal.close else {}
     if scope["path"].startswith("/api/"):
         return JSONResponse({"error": refusal.reason}, status_code=refusal.status, headers=close)
+    if refusal.reload:
+        page = (f"<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Dealer's Chess</title>"
+                f"<p>{escape(refusal.reason)}</p><script>{RELOAD_SCRIPT}</script></html>\n")
+        return HTMLResponse(page, status_code=403, headers={"content-security-policy": RELOAD_SECURITY})
     return PlainTextResponse(refusal.reason + "\n", status_code=refusal.status, headers=close)

@@ -28,6 +28,7 @@ board, clear the board again (clear: on a cleared screen)
 fen          the position as FEN
 save [FILE]  save now (every move is saved anyway) and pause the clock
 draw         offer a draw; 'accept' or 'decline' answers an offer
+accept undo  take back the move the other player asked to (or: decline undo)
 claim        claim a draw (threefold repetition, fifty-move rule)
 resign       the side to move resigns
 help, quit   this text; leave (the game is saved: continue with --resume FILE)
@@ -52,6 +53,7 @@ class Answer:
     board: bool = False  # the terminal draws the board again
     board_text: bool = False  # the player asked for the board: a script prints it as text
     clear: bool = False  # the terminal clears the screen first
+    unwrapped: bool = False  # the lines are copied back whole (a FEN): a terminal must not wrap them
 
 
 def run_line(session: Session, saver: Autosave, line: str) -> Answer:
@@ -165,7 +167,7 @@ def _clear(session: Session, saver: Autosave, rest: str) -> Answer:
 
 
 def _fen(session: Session, saver: Autosave, rest: str) -> Answer:
-    return Answer(lines=[f"fen: {format_fen(session.position)}"])
+    return Answer(lines=[f"fen: {format_fen(session.position)}"], unwrapped=True)
 
 
 def _save(session: Session, saver: Autosave, rest: str) -> Answer:
@@ -181,10 +183,14 @@ def _draw(session: Session, saver: Autosave, rest: str) -> Answer:
 
 
 def _accept(session: Session, saver: Autosave, rest: str) -> Answer:
+    if rest.lower() == "undo":
+        return Answer(session.answer_takeback(True), changed=True, board=True)
     return Answer(session.accept_draw(), changed=True)
 
 
 def _decline(session: Session, saver: Autosave, rest: str) -> Answer:
+    if rest.lower() == "undo":
+        return Answer(session.answer_takeback(False), changed=True)
     return Answer(session.decline_draw(), changed=True)
 
 

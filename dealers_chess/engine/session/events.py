@@ -37,6 +37,7 @@ class EventKind(Enum):
     DRAW_OFFER = "draw-offer"
     DRAW_DECLINED = "draw-declined"
     UNDO = "undo"
+    TAKEBACK = "takeback"  # a side asks the other to take back its move, or that side answers
     CLOCK = "clock"
     GAME_OVER = "game-over"
 

@@ -75,6 +75,7 @@ class Session:
     clock: Clock | None = None
     result: Outcome | None = None
     draw_offer: int | None = None  # the side whose draw offer stands
+    takeback: int | None = None  # the side asking the other to take back its last move (two seats, two pages)
     pending: Choice | None = None  # the question the last move left open
     redo_moves: list[Move] = field(default_factory=list)
     computer: Computer | None = None  # the side the computer plays, if any (engine.session.computer)
@@ -213,7 +214,7 @@ class Session:
         before = snapshot(pos, move)
         pos.push(move)
         self.sans.append(san)
-        self._legal, self.pending = None, None
+        self._legal, self.pending, self.takeback = None, None, None
         if self.redo_moves and self.redo_moves[-1] == move:
             self.redo_moves.pop()
         else:
@@ -238,7 +239,7 @@ class Session:
         return events
 
     def _finish(self, ended: Outcome) -> Event:
-        self.result, self._legal, self.pending, self.draw_offer = ended, None, None, None
+        self.result, self._legal, self.pending, self.draw_offer, self.takeback = ended, None, None, None, None
         if self.clock is not None:
             self.clock.stop()
         return Event(EventKind.GAME_OVER, f"game over: {ended.result.value} ({ended.reason})")
@@ -312,7 +313,7 @@ class Session:
         move = pos.pop()
         san = self.sans.pop()
         self.redo_moves.append(move)
-        self.result, self._legal, self.pending, self.draw_offer = None, None, None, None
+        self.result, self._legal, self.pending, self.draw_offer, self.takeback = None, None, None, None, None
         if self.clock is not None:
             self.clock.start(pos.turn)
         number = f"{pos.fullmove}{'.' if pos.turn == 0 else '...'} {san}"
@@ -329,21 +330,57 @@ class Session:
             report = Report(report.events + self._make(self.redo_moves[-1]).events)
         return report
 
+    def request_takeback(self, side: int) -> Report:
+        """A side asks the other to take back its last move (and the reply to it, if the other side has moved since).
+
+        The request stands until the other side accepts or declines it, or a move is made.
+        """
+        if self.takeback is not None:
+            raise SessionError(f"{side_name(self.takeback)} has already asked to take back a move")
+        self._takeback_plies(side)
+        self.takeback = side
+        return Report((Event(EventKind.TAKEBACK, f"{side_name(side)} asks to take back a move: "
+                             f"{side_name(1 - side)} may accept or decline (a move declines too)"),))
+
+    def answer_takeback(self, accept: bool, side: int | None = None) -> Report:
+        """The other side (`side`, when a seat says which) accepts or declines the standing takeback request."""
+        asker = self.takeback
+        if asker is None or side == asker:
+            raise SessionError("no takeback has been asked for" if asker is None else
+                               f"{side_name(asker)} asked for this takeback: the other side answers it")
+        self.takeback = None
+        if not accept:
+            return Report((Event(EventKind.TAKEBACK, f"{side_name(1 - asker)} declines the takeback"),))
+        events: tuple[Event, ...] = ()
+        for _ in range(self._takeback_plies(asker)):
+            events += self._undo_one().events
+        return Report(events)
+
+    def _takeback_plies(self, side: int) -> int:
+        """How many moves a takeback for `side` undoes: its last move, and the other side's reply if there is one."""
+        plies = 1 if self.turn != side else 2
+        if len(self.sans) < plies:
+            raise SessionError(f"nothing to take back: {side_name(side)} has not moved yet")
+        if self.result is not None and not self.ended_on_board:
+            raise SessionError(f"the game is over ({self.result.reason}); a move cannot be taken back now")
+        return plies
+
     @property
     def ended_on_board(self) -> bool:
         """Whether the result comes from the position (mate, stalemate...), not from the players or the clock."""
         return self.result is not None and outcome(self.position) == self.result
 
     # --- draws, resignation, time -----------------------------------------------------
-    def offer_draw(self) -> Report:
-        """The side to move offers a draw; it stands until the other side accepts, declines or moves."""
+    def offer_draw(self, side: int | None = None) -> Report:
+        """A side (the side to move by default) offers a draw; it stands until the other side accepts, declines
+        or moves."""
         self._require_playing()
+        side = self.turn if side is None else side
         if self.draw_offer is not None:
             raise SessionError(f"{side_name(self.draw_offer)} has already offered a draw")
-        self.draw_offer = self.turn
-        other = side_name(1 - self.turn)
-        return Report((Event(EventKind.DRAW_OFFER, f"{side_name(self.turn)} offers a draw: {other} may accept "
-                             "or decline it (a move declines it too)"),))
+        self.draw_offer = side
+        return Report((Event(EventKind.DRAW_OFFER, f"{side_name(side)} offers a draw: {side_name(1 - side)} may "
+                             "accept or decline it (a move declines it too)"),))
 
     def accept_draw(self) -> Report:
         """The other side accepts the standing draw offer: 1/2-1/2 by agreement."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from dealers_chess.engine.attacks import in_check
 from dealers_chess.engine.game import Promotion
-from dealers_chess.engine.notation import format_fen
+from dealers_chess.engine.notation import format_fen, parse_fen
 from dealers_chess.engine.position import SIDE_NAMES
 from dealers_chess.engine.session.choices import Choice
 from dealers_chess.engine.session.session import Session
@@ -67,14 +67,59 @@ class SessionState:
     can_undo: bool  # a move was played and no result the players or the clock decided stands
     clock: ClockView | None
     draw_offer: str | None  # the side whose draw offer stands
+    takeback: str | None  # the side asking the other to take back its move
     claimable: str | None  # the draw the side to move may claim
     pending: Choice | None  # the question the last move left open
+    fen: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """The board as it stood after `ply` moves of the game (0: at the start), for looking back."""
+
+    ply: int
+    rows: tuple[tuple[SquareView, ...], ...]
+    last_squares: tuple[str, ...]
+    turn: str
+    check: bool
     fen: str
 
 
 def session_state(session: Session) -> SessionState:
     """A snapshot of the session for display."""
     pos = session.position
+    board = pos.board
+    last = pos.stack[-1][0] if pos.stack and session.sans else None
+    return SessionState(
+        game=pos.game.id, game_name=pos.game.name, files=board.files, ranks=board.ranks, rows=_rows(pos),
+        turn=SIDE_NAMES[pos.turn], check=in_check(pos, pos.turn), hands={SIDE_NAMES[s]: _hand(pos, s) for s in (0, 1)},
+        hand_promotion=pos.game.promotion in (Promotion.HAND, Promotion.HAND_KEPT),
+        draw_stack=None if pos.deck is None else len(pos.deck.draw),
+        discard=() if pos.deck is None else pos.deck.discard, moves=tuple(session.sans),
+        last_move=session.last_move(), last_squares=() if last is None else _squares(board, last),
+        result=None if session.result is None else session.result.result.value,
+        reason=None if session.result is None else session.result.reason,
+        can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
+        clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
+        takeback=None if session.takeback is None else SIDE_NAMES[session.takeback],
+        claimable=session.claimable(), pending=session.pending, fen=format_fen(pos),
+    )
+
+
+def board_at(session: Session, ply: int) -> BoardView:
+    """The board after the game's first `ply` moves (replayed from its start); SessionError-free: `ply` is clamped."""
+    played = [move for move, _, _ in session.position.stack][-len(session.sans):] if session.sans else []
+    ply = max(0, min(ply, len(played)))
+    pos = parse_fen(session.start_fen, session.position.game, session.position.catalogue)
+    for move in played[:ply]:
+        pos.push(move)
+    last = played[ply - 1] if ply else None
+    return BoardView(ply, _rows(pos), () if last is None else _squares(pos.board, last), SIDE_NAMES[pos.turn],
+                     in_check(pos, pos.turn), format_fen(pos))
+
+
+def _rows(pos) -> tuple[tuple[SquareView, ...], ...]:
+    """The squares from the last rank down to rank 1, files from a, with the piece on each."""
     board = pos.board
     rows = []
     for rank in range(board.ranks - 1, -1, -1):
@@ -89,20 +134,7 @@ def session_state(session: Session) -> SessionState:
                 row.append(SquareView(board.name(sq), board.is_light(sq), piece.id, piece.code, SIDE_NAMES[found[1]],
                                       piece.is_royal, piece.name))
         rows.append(tuple(row))
-    last = pos.stack[-1][0] if pos.stack and session.sans else None
-    return SessionState(
-        game=pos.game.id, game_name=pos.game.name, files=board.files, ranks=board.ranks, rows=tuple(rows),
-        turn=SIDE_NAMES[pos.turn], check=in_check(pos, pos.turn), hands={SIDE_NAMES[s]: _hand(pos, s) for s in (0, 1)},
-        hand_promotion=pos.game.promotion in (Promotion.HAND, Promotion.HAND_KEPT),
-        draw_stack=None if pos.deck is None else len(pos.deck.draw),
-        discard=() if pos.deck is None else pos.deck.discard, moves=tuple(session.sans),
-        last_move=session.last_move(), last_squares=() if last is None else _squares(board, last),
-        result=None if session.result is None else session.result.result.value,
-        reason=None if session.result is None else session.result.reason,
-        can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
-        clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
-        claimable=session.claimable(), pending=session.pending, fen=format_fen(pos),
-    )
+    return tuple(rows)
 
 
 def _hand(pos, side: int) -> tuple[HandCard, ...]:

@@ -299,6 +299,8 @@ class UciEngine:
         self._idle = threading.Condition(self._lock)
         self._running: _Running | None = None
         self._pending: deque[tuple[list[str], threading.Event | None]] = deque()  # waiting lines (a go's stop)
+        self._starting: threading.Event | None = None  # the stop of a waiting `go` taken out to start
+        self._early_hit = False  # a `ponderhit` for a `go ponder` that was not running yet
         self._busy = False  # a search runs or waiting lines are being carried out
         self._quitting = False
         self._closing = False
@@ -469,10 +471,18 @@ class UciEngine:
         with self._lock:
             self._busy = True
             self._running = running
+            self._starting = None
+            hit, self._early_hit = self._early_hit and go.ponder, False
+            if hit:  # its ponderhit came while it waited: it runs as a normal search
+                running.clock_starts.set()
+                if not go.infinite:
+                    running.release.set()
+            if running.stop.is_set():  # a `stop` came before this search was running: answer at once
+                running.release.set()
             if self._closing and go.endless:
                 running.stop.set()
                 running.release.set()
-        if running.limits.seconds is not None and not go.ponder:
+        if running.limits.seconds is not None and (hit or not go.ponder):
             self._start_guard(running)
         running.thread = threading.Thread(target=self._think, args=(running,), daemon=True)
         running.thread.start()
@@ -507,6 +517,8 @@ class UciEngine:
             for _, stop in self._pending:
                 if stop is not None:
                     stop.set()
+            if self._starting is not None:  # a `go` between the queue and running
+                self._starting.set()
 
     def ponderhit(self, words: list[str]) -> None:
         """The opponent played the expected move: the pondering search goes on as a normal one, its clock
@@ -514,7 +526,12 @@ class UciEngine:
         with self._lock:
             running = self._running
             if running is None or not running.go.ponder or running.clock_starts.is_set():
-                self.say("ponderhit: no search is pondering")
+                waiting = self._starting is not None or any(
+                    words[0] == "go" and "ponder" in words for words, _ in self._pending)
+                if waiting:  # the `go ponder` it answers has not started yet: it starts as a normal search
+                    self._early_hit = True
+                else:
+                    self.say("ponderhit: no search is pondering")
                 return
             running.clock_starts.set()
             if not running.go.infinite:
@@ -584,6 +601,7 @@ class UciEngine:
                     self._idle.notify_all()
                     return
                 words, stop = self._pending.popleft()
+                self._starting = stop
             self._run(words, stop)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from manifold3d import Manifold, Mesh
 
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
-SEGMENTS = 64  # sides a turn: at a 20 mm radius a facet is 0.024 mm deep, a tenth of a layer
+SEGMENTS = 96  # sides a turn: at a 20 mm radius a facet is 0.011 mm deep, a twentieth of a layer
 TOLERANCE_MM = 0.05  # how far an arc's chords may stray from the arc
 MODULATION_STEP_MM = 0.4  # where a modulation grows or fades, rings this far apart
 Point = tuple[float, float]

@@ -466,13 +466,12 @@ def _shade(tri, bary, depth_mm, vertices, normals, faces, palettes: Sequence[Pal
         raised = z > threshold
     rgb.reshape(-1, 3)[rest] = colour_of(smooth, material[tri.reshape(-1)[rest]], raised)
 
+    pixel_normal = face_normal[tri.reshape(-1)]  # the shading normal of every pixel
+    pixel_normal[rest] = smooth
+
     def normal_at(ids: np.ndarray) -> np.ndarray:
         """The shading normals of some pixels (flat indices, all covered)."""
-        normal = face_normal[tri.reshape(-1)[ids]]
-        at = np.minimum(np.searchsorted(rest, ids), max(len(rest) - 1, 0))
-        found = rest[at] == ids if len(rest) else np.zeros(len(ids), dtype=bool)
-        normal[found] = smooth[at[found]]
-        return normal
+        return pixel_normal[ids]
 
     edges = _outline(mask, depth_mm, tri, normal_at)
     outline = np.array([p.outline for p in palettes], dtype=np.float32)

@@ -1,0 +1,73 @@
+// What the page's modules share: the last state the server sent and what the player is doing on the page.
+// Every rule lives in the server; the page only draws, asks and forwards.
+
+export const ui = {
+  state: null,        // the last state the server sent (GET /api/state, the event stream, an action's answer)
+  selected: null,     // the square of the piece whose moves are marked
+  flipped: false,     // the board seen from Black's side (a Black seat starts so)
+  oriented: false,    // the board was turned to the seat's side once; the player's flip wins after that
+  showPictures: false,
+  battleSteps: null,  // the battle move being put together: ["d3d4", ...], or null
+  battleFrom: null,
+  stateAt: 0,         // performance.now() when the state arrived (for the running clock)
+  busy: false,        // an action is on its way to the server
+  cardShown: null,    // the card on show: { piece, side, square, hand }
+  lookBack: null,     // looking at the board after this many moves (null: the game as it stands)
+  lookBoard: null,    // that board, as /api/board sends it
+  labelStrip: 0,      // SVG units of the strip left of and under the board for the coordinates (0: inside)
+  cursor: null,       // the square the keyboard stands on
+  lastSaid: null,     // the computer's last move as last shown, so each one is shown once
+  unreachable: false, // the event stream is down: the page says so until it is back
+};
+
+export const $ = (id) => document.getElementById(id);
+
+export const PHONE = window.matchMedia("(max-width: 820px)"); // the card goes under the board here
+
+export function sideName(side) {
+  return side === "white" ? "White" : "Black";
+}
+
+export function otherSide(side) {
+  return side === "white" ? "black" : "white";
+}
+
+export function mySide() {
+  // the side this page plays: its seat's, else the side to move (or the one the computer does not play)
+  const state = ui.state;
+  if (state.seat !== "both") return state.seat;
+  if (!state.computer) return state.turn;
+  return otherSide(state.computer.side);
+}
+
+export function seated() {
+  // a page tied to one side (the White or Black link), not the table's own page
+  return Boolean(ui.state) && ui.state.seat !== "both";
+}
+
+export function watching() {
+  // the computer plays this seat's side: the page follows the game and acts for nobody
+  const state = ui.state;
+  return seated() && Boolean(state.computer) && state.computer.side === state.seat;
+}
+
+export function thinking() {
+  return Boolean(ui.state && ui.state.computer && ui.state.computer.thinking);
+}
+
+export function say(text, isError) {
+  const message = $("message");
+  message.textContent = text;
+  message.className = isError ? "error" : "";
+}
+
+export function pieceOn(name) {
+  return ui.state.squares.find((q) => q.name === name && q.piece);
+}
+
+export function targetsOf(name) {
+  // the moves of the piece on `name` that this page may play and marks: on a side's page only its own pieces'
+  const square = pieceOn(name);
+  if (!square || (seated() && square.side !== ui.state.seat) || watching()) return [];
+  return ui.state.targets[name] || [];
+}
