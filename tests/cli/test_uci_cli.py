@@ -86,6 +86,24 @@ def test_python_chess_root_moves_multipv_and_mate_limits():
         assert zero.move in chess.Board().legal_moves
 
 
+def test_python_chess_analysis_is_stopped_and_the_engine_goes_on():
+    # analysis() is go infinite; leaving it sends stop. Then options, a new game and a move, as a GUI would.
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    with chess.engine.SimpleEngine.popen_uci(DEALER_UCI, timeout=30) as engine:
+        with engine.analysis(chess.Board()) as analysis:
+            for info in analysis:
+                if info.get("depth", 0) >= 3:
+                    break
+        assert info["pv"][0] in chess.Board().legal_moves
+        with engine.analysis(board) as analysis:  # a mate seen to its end: the search waits for stop
+            info = analysis.get()
+        assert info["pv"][0] == chess.Move.from_uci("h5f7") and info["score"].relative.mate() == 1
+        engine.configure({"Hash": 8})
+        with engine.analysis(chess.Board(), chess.engine.Limit(depth=2), multipv=2) as analysis:
+            analysis.wait()  # a limited analysis ends by itself, with its bestmove
+        assert engine.play(board, chess.engine.Limit(depth=2), game=object()).move == chess.Move.from_uci("h5f7")
+
+
 def test_python_chess_plays_with_pondering():
     # play(ponder=True): after each answer the engine ponders on the expected reply; python-chess sends
     # ponderhit when that reply comes, stop and a new position when another does.

@@ -79,6 +79,30 @@ def test_depth_nodes_and_stop_limits():
     assert stopped.move in legal_moves(pos)
 
 
+def test_a_clock_target_is_stretched_when_the_best_move_changes_or_the_score_falls(monkeypatch):
+    # On a clock (Limits.target) no iteration starts after time_next_iteration of the target, a share
+    # that grows with each change of the best move and when the score fell.
+    searcher = Searcher()
+    tuning = searcher.config.search
+    searcher.limits, searcher.pondering, searcher.clock_start = Limits(seconds=5, target=1.0), False, 100.0
+    spent = tuning.time_next_iteration * 1.05  # just past the share of a quiet search
+    monkeypatch.setattr(time, "perf_counter", lambda: 100.0 + spent)
+    assert searcher._enough_time(100.0, 0.0, False)
+    assert not searcher._enough_time(100.0, 1.0, False)  # the best move changed
+    assert not searcher._enough_time(100.0, 0.0, True)  # the score fell
+    searcher.limits = Limits(seconds=5)  # a fixed time per move: all of it, no target
+    assert not searcher._enough_time(100.0, 0.0, False)
+
+
+def test_a_clock_target_ends_the_search_long_before_its_hard_limit():
+    pos = parse_fen(MIDDLEGAME, "chess")
+    searcher = Searcher()
+    searcher.search(pos, Limits(depth=1))  # tables built before the clock runs
+    started = time.perf_counter()
+    result = searcher.search(pos, Limits(seconds=20, target=0.2))
+    assert time.perf_counter() - started < 10 and result.move in legal_moves(pos)
+
+
 def test_only_one_legal_move_is_played_at_once():
     pos = parse_fen("7k/8/8/8/8/8/6q1/7K w - - 0 1", "chess")
     result = choose_move(pos, Limits(seconds=5))

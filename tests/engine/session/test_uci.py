@@ -149,8 +149,9 @@ def test_an_illegal_move_keeps_the_moves_before_it_and_says_so():
     engine, out = engine_with(FOOLS_MATE, "position startpos moves e2e4 e7e5 e1e3 d2d4", "go depth 1")
     assert out.lines[0].startswith("info string position: move 3 (e1e3):")
     assert "the position after the 2 moves before it stands" in out.lines[0]
-    assert format_fen(engine.position).startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
     assert out.wait_for("bestmove") != "bestmove d8h4"
+    engine.close()  # the search has ended (while it runs, its moves are on the board)
+    assert format_fen(engine.position).startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
 
 
 def test_a_game_sent_again_with_a_move_more_plays_only_that_move_and_agrees_with_a_fresh_reading():
