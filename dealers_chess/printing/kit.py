@@ -38,10 +38,10 @@ from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_bac
 from dealers_chess.printing.cards.sheets import Duplex
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.parallel import each_on_every_core
-from dealers_chess.printing.pictures import prerender, renderer_available
+from dealers_chess.printing.pictures import renderer_available, store_picture
 
 if TYPE_CHECKING:  # the 3D modules load only when the 3D step runs
-    from dealers_chess.printing.solids.built import BuiltPiece
+    from dealers_chess.printing.solids.built import Also, BuiltPiece
 
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
@@ -75,26 +75,25 @@ class KitStep:
 def _pictures_units(ctx: KitContext) -> int:
     if ctx.pictures is PictureMode.SILHOUETTE or not renderer_available():
         return 0
-    return 2 * len(ctx.catalogue.select(sets=["starter"]))  # building the pieces, rendering them
+    return len(ctx.catalogue.select(sets=["starter"]))  # building and rendering a piece
 
 
 def _pictures(ctx: KitContext) -> list[Path]:
-    """Render each starter piece once (cached, on every core), so the card steps only read the cache."""
+    """Build each starter piece for print and render its picture into the cache there (on every core), so
+    the card steps only read the cache and the 3D step only writes files."""
     if _pictures_units(ctx) == 0:
         return []
-    built = _built(ctx)
-    prerender(list(ctx.catalogue.select(sets=["starter"])), ctx.out_dir, ctx.advance,
-              {piece_id: piece.render_mesh for piece_id, piece in built.items()})
+    _built(ctx, partial(store_picture, out_dir=ctx.out_dir))
     return []
 
 
-def _built(ctx: KitContext) -> dict[str, BuiltPiece]:
+def _built(ctx: KitContext, also: Also | None = None) -> dict[str, BuiltPiece]:
     """The starter pieces built for print at 50 mm squares (on every core), once for the whole kit."""
     from dealers_chess.pieces.model3d.model import ModelOptions
     from dealers_chess.printing.solids.built import build_for_print
 
     if not ctx.built:
-        ctx.built.update(build_for_print(ctx.catalogue.select(sets=["starter"]), ModelOptions(), ctx.advance))
+        ctx.built.update(build_for_print(ctx.catalogue.select(sets=["starter"]), ModelOptions(), ctx.advance, also))
     return ctx.built
 
 

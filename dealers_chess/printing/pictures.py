@@ -6,15 +6,18 @@ the renderer (and tests can pass their own).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PIL import Image
 
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.printing.parallel import each_on_every_core
+
+if TYPE_CHECKING:
+    from dealers_chess.pieces.model3d.model import PieceModel
 
 PictureSource = Callable[[str], "Image.Image | None"]
 PICTURE_PX = 120  # renders are about twice as tall as wide: 48 pt high at about 350 dpi
@@ -67,32 +70,33 @@ def cached_pictures(catalogue: Catalogue, out_dir: Path) -> PictureSource:
     return source
 
 
-def prerender(
-    pieces: list[PieceDef], out_dir: Path, advance: Callable[[int], None],
-    built: Mapping[str, tuple[np.ndarray, np.ndarray, float]] | None = None,
-) -> None:
+def prerender(pieces: list[PieceDef], out_dir: Path, advance: Callable[[int], None]) -> None:
     """Render into the cache under out_dir every piece's picture not there yet, one process per core
-    (a picture takes about a tenth of a second; the kit needs 71), from `built` (vertices, faces, top face
-    by piece id: pieces built before, at 50 mm squares with pockets) where it has the piece. A piece that
-    cannot be built is left to the silhouette."""
+    (a picture takes about a tenth of a second). A piece that cannot be built is left to the silhouette."""
     from dealers_chess.printing.render_cache import default_cache_dir, existing_render_path
 
     cache = default_cache_dir(out_dir)
     todo = [piece for piece in pieces if existing_render_path(piece, cache, width_px=PICTURE_PX) is None]
     advance(len(pieces) - len(todo))
-    jobs = [(piece, (built or {}).get(piece.id)) for piece in todo]
-    each_on_every_core(partial(_render_one, cache=cache), jobs, advance)
+    each_on_every_core(partial(_render_one, cache=cache), todo, advance)
 
 
-def _render_one(job: tuple[PieceDef, tuple[np.ndarray, np.ndarray, float] | None], cache: Path) -> None:
+def _render_one(piece: PieceDef, cache: Path) -> None:
     from dealers_chess.pieces.model3d.model import ModelError
     from dealers_chess.printing.render_cache import cached_render_path
 
-    piece, built = job
     try:
-        cached_render_path(piece, cache, width_px=PICTURE_PX, built=built)
+        cached_render_path(piece, cache, width_px=PICTURE_PX)
     except ModelError:  # the silhouette stands in
         pass
+
+
+def store_picture(piece: PieceDef, model: PieceModel, out_dir: Path) -> None:
+    """Put the card picture of a piece just built (at the cards' 50 mm squares) into the cache under out_dir,
+    unless it is there: how the kit renders while it builds, on the build's core."""
+    from dealers_chess.printing.render_cache import cached_render_path, default_cache_dir
+
+    cached_render_path(piece, default_cache_dir(out_dir), width_px=PICTURE_PX, model=model)
 
 
 def _cropped(path: Path) -> Image.Image | None:

@@ -11,11 +11,11 @@ import io
 import json
 from pathlib import Path
 
-import numpy as np
 from PIL import Image
 
 from dealers_chess.pieces.catalogue import PieceDef
-from dealers_chess.pieces.model3d.render import View, render_built_piece, render_piece
+from dealers_chess.pieces.model3d.model import PieceModel
+from dealers_chess.pieces.model3d.render import View, render_model, render_piece
 from dealers_chess.printing.files import out_path, write_atomic
 
 GEOMETRY_VERSION = "pieces3d-13"  # bump when the model or renderer changes what a picture looks like
@@ -33,18 +33,15 @@ def render_key(piece: PieceDef, width_px: int, colour: str, square_mm: float, vi
     return hashlib.sha256(json.dumps(definition, sort_keys=True).encode()).hexdigest()[:20]
 
 
-BuiltMesh = tuple[np.ndarray, np.ndarray, float]  # a piece built before: vertices, faces, top face's height
-
-
 def cached_render_path(
     piece: PieceDef, cache_dir: str | Path, width_px: int = 300, colour: str = "white", square_mm: float = 50.0,
-    built: BuiltMesh | None = None,
+    model: PieceModel | None = None,
 ) -> Path:
-    """The PNG of the piece's picture in cache_dir (rendered and stored on the first call: from `built`, the
-    piece as built for `square_mm` with its pocket, when given)."""
+    """The PNG of the piece's picture in cache_dir (rendered and stored on the first call: from `model`, the
+    piece as built for `square_mm`, when given)."""
     path = out_path(cache_dir, f"{piece.id}-{colour}-{render_key(piece, width_px, colour, square_mm)}.png")
     if not path.exists():
-        _render_into(path, piece, width_px, colour, square_mm, built)
+        _render_into(path, piece, width_px, colour, square_mm, model)
     return path
 
 
@@ -74,13 +71,13 @@ def _load(path: Path) -> Image.Image:
 
 
 def _render_into(
-    path: Path, piece: PieceDef, width_px: int, colour: str, square_mm: float, built: BuiltMesh | None = None,
+    path: Path, piece: PieceDef, width_px: int, colour: str, square_mm: float, model: PieceModel | None = None,
 ) -> None:
-    pixels = (render_piece(piece, width_px, colour, square_mm) if built is None
-              else render_built_piece(*built, width_px=width_px, colour=colour))
+    pixels = (render_piece(piece, width_px, colour, square_mm) if model is None
+              else render_model(model, width_px, colour))
     image = Image.fromarray(pixels)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG")  # optimize=True: 2 % smaller, 6 times the time
     write_atomic(path, buffer.getvalue())
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-from manifold3d import Manifold, Mesh
 
 from dealers_chess.pieces.catalogue import PieceDef
+
+if TYPE_CHECKING:
+    from dealers_chess.pieces.model3d.model import PieceModel
 
 CHUNK_PIXELS = 3_000_000  # candidate pixels rasterized at once
 BAND_PIXELS = 1_500_000  # supersamples of a scene (render_scene) rasterized and shaded at once
@@ -114,22 +116,13 @@ def render_piece(
     view: View = View(),
 ) -> np.ndarray:
     """The piece in three-quarter view as an RGBA uint8 array (height x width_px x 4), forward away from the viewer."""
-    model = _model(piece, square_mm)
+    return render_model(_model(piece, square_mm), width_px, colour, view)
+
+
+def render_model(model: PieceModel, width_px: int = 300, colour: str = "white", view: View = View()) -> np.ndarray:
+    """render_piece's picture of a piece built before (a PieceModel), without building it again."""
     vertices, normals, faces = smooth_mesh(model.solid)
     return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=_accent_above(model))
-
-
-def render_built_piece(
-    vertices: np.ndarray, faces: np.ndarray, top_mm: float, width_px: int = 300, colour: str = "white",
-    view: View = View(),
-) -> np.ndarray:
-    """render_piece's picture of a piece built before (its mesh and top face's height), as another process
-    hands it over: the same picture, without building the piece again."""
-    solid = Manifold(Mesh(vert_properties=np.asarray(vertices, dtype=np.float32),
-                          tri_verts=np.asarray(faces, dtype=np.uint32)))
-    smooth_vertices, normals, smooth_faces = smooth_mesh(solid)
-    return render_mesh(smooth_vertices, normals, smooth_faces, width_px, _palette(colour), view,
-                       accent_above_mm=top_mm + ACCENT_ABOVE_TOP_MM)
 
 
 def render_lineup(

@@ -2,7 +2,7 @@
 plate need of it, as plain arrays and figures that travel between processes (a kernel solid does not).
 
 Building is most of the work of `dealer plate` and the kit; the kit builds each piece once, for its
-card pictures, its STL, its plates and HOW-TO-PRINT's weights.
+card picture (rendered by the process that built it), its STL, its plates and HOW-TO-PRINT's weights.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from dealers_chess.pieces.catalogue import PieceDef
-from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
+from dealers_chess.pieces.model3d.model import ModelOptions, PieceModel, build_piece
 from dealers_chess.printing.files import out_path
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
@@ -38,23 +38,25 @@ class BuiltPiece:
     weight: PieceWeight
 
 
-    @property
-    def render_mesh(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """What a picture of it needs: vertices, faces and the top face's height."""
-        return self.vertices, self.faces, self.top_mm
+# what else to make of a piece while its solid is at hand (in the worker process): a module-level function
+Also = Callable[[PieceDef, PieceModel], None]
 
 
 def build_for_print(
     pieces: Sequence[PieceDef], options: ModelOptions, advance: Callable[[int], None] | None = None,
+    also: Also | None = None,
 ) -> dict[str, BuiltPiece]:
-    """Every distinct piece built, one process per core; by piece id. advance(1) after each."""
+    """Every distinct piece built, one process per core, and also(piece, model) done with each there (the
+    kit renders its card pictures so); by piece id. advance(1) after each."""
     distinct = list({piece.id: piece for piece in pieces}.values())
-    built = each_on_every_core(partial(_build_one, options=options), distinct, advance)
+    built = each_on_every_core(partial(_build_one, options=options, also=also), distinct, advance)
     return {piece.piece_id: piece for piece in built}
 
 
-def _build_one(piece: PieceDef, options: ModelOptions) -> BuiltPiece:
+def _build_one(piece: PieceDef, options: ModelOptions, also: Also | None) -> BuiltPiece:
     model = build_piece(piece, options)
+    if also is not None:
+        also(piece, model)
     vertices, faces = model.mesh()
     return BuiltPiece(piece.id, piece.code, vertices, faces, 2 * model.size.base_radius, model.top_mm,
                       piece_colour_swap(model), piece_weight(model))
