@@ -15,7 +15,8 @@ from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
 from dealers_chess.pieces.model3d.render import render_piece
 from dealers_chess.printing import render_cache
-from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
+from dealers_chess.printing.solids import mesh_check
+from dealers_chess.printing.solids.mesh_check import check_mesh, check_triangles, triangles_of
 from dealers_chess.printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
 from dealers_chess.printing.solids.stl import StlError, write_stl
 
@@ -86,6 +87,25 @@ def test_the_mesh_check_agrees_with_trimesh(piece_id, damage, bodies):
     assert (ours.open_edges == ours.misoriented_edges == 0) == (theirs.is_watertight and theirs.is_winding_consistent)
     if theirs.is_watertight and theirs.is_winding_consistent:  # a volume means something
         assert ours.volume_mm3 == pytest.approx(theirs.volume, rel=1e-6)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda v, f: (v, f), lambda v, f: (v, f[1:]), lambda v, f: (v, f[:, ::-1]),
+    lambda v, f: (v, np.concatenate([f[:3, ::-1], f[3:]])), lambda v, f: (v, np.concatenate([f, f[:2]])),
+    lambda v, f: (np.concatenate([v, v + 60.0]), np.concatenate([f, f + len(v)])),
+    lambda v, f: (np.concatenate([v, v[:40]]), np.where(f < 40, f + len(v), f)),  # vertices doubled: merged again
+])
+def test_the_check_of_an_indexed_mesh_is_the_check_of_its_triangles(damage):
+    vertices, faces = damage(*build_piece(CATALOGUE.get("knight")).mesh())
+    assert check_mesh(vertices, faces) == check_triangles(triangles_of(vertices, faces))
+
+
+def test_points_whose_sort_keys_collide_are_merged_exactly(monkeypatch):
+    """With no mixing every point's key is its z: the merge must notice and sort on the coordinates."""
+    triangles = _triangles()
+    expected = check_triangles(triangles)
+    monkeypatch.setattr(mesh_check, "KEY_MIX", 0)
+    assert check_triangles(triangles) == expected and expected.bodies == 1 and expected.open_edges == 0
 
 
 def test_plates_keep_pieces_on_the_bed_and_apart():

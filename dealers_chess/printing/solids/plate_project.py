@@ -34,7 +34,7 @@ from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.render import PALETTES
 from dealers_chess.printing.files import write_atomic
 from dealers_chess.printing.solids.fdm import load_fdm_settings
-from dealers_chess.printing.solids.mesh_check import check_triangles
+from dealers_chess.printing.solids.mesh_check import check_mesh
 
 MODEL_FILE = "3D/3dmodel.model"
 MODEL_CONFIG_FILE = "Metadata/Slic3r_PE_model.config"
@@ -171,6 +171,10 @@ def _print_config(bed_mm: tuple[float, float]) -> str:
     return header + "\n\n" + "\n".join(lines) + "\n"
 
 
+_VERTEX = '     <vertex x="%.9g" y="%.9g" z="%.9g"/>\n'
+_TRIANGLE = '     <triangle v1="%d" v2="%d" v3="%d"/>\n'
+
+
 def _model_xml(pieces: Sequence[ProjectPiece], vertices_of: Sequence[np.ndarray]) -> str:
     """The model: each piece's float32 vertices with 9 significant digits (they read back exactly)."""
     out = [
@@ -181,10 +185,10 @@ def _model_xml(pieces: Sequence[ProjectPiece], vertices_of: Sequence[np.ndarray]
     ]
     for number, (piece, float32) in enumerate(zip(pieces, vertices_of, strict=True), start=1):
         out.append(f'  <object id="{number}" type="model">\n   <mesh>\n    <vertices>\n')
-        vertices = float32.tolist()
-        out += [f'     <vertex x="{x:.9g}" y="{y:.9g}" z="{z:.9g}"/>\n' for x, y, z in vertices]
+        faces = np.asarray(piece.faces)
+        out.append(_VERTEX * len(float32) % tuple(float32.ravel().tolist()))  # half the time of a line at a time
         out.append('    </vertices>\n    <triangles>\n')
-        out += [f'     <triangle v1="{a}" v2="{b}" v3="{c}"/>\n' for a, b, c in np.asarray(piece.faces).tolist()]
+        out.append(_TRIANGLE * len(faces) % tuple(faces.ravel().tolist()))
         out.append('    </triangles>\n   </mesh>\n  </object>\n')
     out.append(' </resources>\n <build>\n')
     out += [f'  <item objectid="{number}" transform="1 0 0 0 1 0 0 0 1 {p.x_mm:.9g} {p.y_mm:.9g} 0" printable="1"/>\n'
@@ -256,7 +260,7 @@ def _check_solid(path: str | Path, name: str, vertices: np.ndarray, faces: np.nd
     key = vertices.tobytes() + faces.tobytes()
     if key in checked:
         return
-    problems = check_triangles(vertices[faces]).problems(1)
+    problems = check_mesh(vertices, faces).problems(1)
     if problems:
         raise PlateProjectError(f"{path}: piece {name!r} is not a valid solid as written: {'; '.join(problems)}")
     checked.add(key)

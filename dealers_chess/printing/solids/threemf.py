@@ -23,7 +23,7 @@ import trimesh
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.model import PieceModel, mesh_arrays
 from dealers_chess.printing.files import write_atomic
-from dealers_chess.printing.solids.mesh_check import MeshCheck, check_triangles, triangles_of
+from dealers_chess.printing.solids.mesh_check import MeshCheck, check_mesh
 
 
 class ThreemfError(DealerError):
@@ -143,7 +143,7 @@ def _read_back_prusa(path: Path, what: str, bodies: dict[str, int]) -> dict[str,
         raise ThreemfError(f"{what}: part ranges {spans} do not cover the {len(mesh.faces)} triangles once each")
     checks = {}
     for name, (first, last, _) in ranges.items():
-        check = check_triangles(triangles_of(mesh.vertices, mesh.faces[first:last + 1]))
+        check = check_mesh(mesh.vertices, mesh.faces[first:last + 1])
         problems = check.problems(bodies[name])
         if problems:
             raise ThreemfError(f"{what}: part {name!r} is not a valid solid after writing: {'; '.join(problems)}")
@@ -159,7 +159,7 @@ def _read_back(path: Path, what: str, bodies: dict[str, int]) -> dict[str, MeshC
         raise ThreemfError(f"{what}: parts {sorted(scene.geometry)} read back where {sorted(bodies)} written")
     checks = {}
     for name, mesh in scene.geometry.items():
-        check = check_triangles(triangles_of(mesh.vertices, mesh.faces))
+        check = check_mesh(mesh.vertices, mesh.faces)
         problems = check.problems(bodies[name])
         if problems:
             raise ThreemfError(f"{what}: part {name!r} is not a valid solid after writing: {'; '.join(problems)}")
