@@ -30,8 +30,8 @@ class BuiltPiece:
 
     piece_id: str
     code: str
-    vertices: np.ndarray  # N x 3, mm, centred on the origin, base at z 0
-    faces: np.ndarray  # M x 3 vertex indices, counter-clockwise seen from outside
+    vertices: np.ndarray  # N x 3 float32 (the kernel's own numbers), mm, centred on the origin, base at z 0
+    faces: np.ndarray  # M x 3 int32 vertex indices, counter-clockwise seen from outside
     diameter_mm: float  # of the foot
     top_mm: float  # the top face's height
     swap: ColourSwap
@@ -57,7 +57,8 @@ def _build_one(piece: PieceDef, options: ModelOptions, also: Also | None) -> Bui
     model = build_piece(piece, options)
     if also is not None:
         also(piece, model)
-    vertices, faces = model.mesh()
+    vertices, faces = model.mesh()  # half the bytes to send between processes as float32 and int32:
+    vertices, faces = vertices.astype(np.float32), faces.astype(np.int32)  # mesh() widened them exactly
     return BuiltPiece(piece.id, piece.code, vertices, faces, 2 * model.size.base_radius, model.top_mm,
                       piece_colour_swap(model), piece_weight(model))
 

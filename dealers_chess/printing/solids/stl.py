@@ -27,14 +27,14 @@ def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodie
     path = Path(path)
     data = np.zeros(len(triangles), dtype=stl_mesh.Mesh.dtype)
     data["vectors"] = triangles
-    solid = stl_mesh.Mesh(data, remove_empty_areas=False)
-    solid.update_normals()
+    solid = stl_mesh.Mesh(data, calculate_normals=False, remove_empty_areas=False)
+    solid.update_normals()  # once: numpy-stl would also work them out on making, saving and reading a mesh
     buffer = io.BytesIO()
-    solid.save(path.name, fh=buffer, mode=_binary_mode())
+    solid.save(path.name, fh=buffer, mode=_binary_mode(), update_normals=False)
     checks: list[MeshCheck] = []
 
     def validate(written_path: Path) -> None:
-        written = stl_mesh.Mesh.from_file(str(written_path), remove_empty_areas=False)
+        written = stl_mesh.Mesh.from_file(str(written_path), calculate_normals=False, remove_empty_areas=False)
         check = check_triangles(np.asarray(written.vectors, dtype=np.float32))
         problems = check.problems(expected_bodies)
         if problems:
