@@ -445,28 +445,23 @@ def _shade(tri, bary, depth_mm, vertices, normals, faces, palettes: Sequence[Pal
     face_colour = np.zeros((len(faces) + 1, 3), dtype=np.float32)  # row 0 for the background (tri -1)
     face_colour[1:][uniform] = colour_of(face_normal[uniform], material[uniform], face_raised[uniform])
     rgb = np.take(face_colour, tri + 1, axis=0)
-    rest = pixels[~uniform[pixel_tri]]  # pixels shaded one by one, in order
+    rest = pixels[~uniform[pixel_tri]]  # pixels shaded one by one, in order (float32: half the bytes to move)
     f = faces[tri.reshape(-1)[rest]]
-    b = bary.reshape(-1, 2)[rest].astype(np.float64)
-    w = np.concatenate([b, 1.0 - b.sum(axis=1, keepdims=True)], axis=1)
-    smooth = sum(w[:, [k]] * normals[f[:, k]] for k in range(3))
-    smooth /= np.maximum(1e-12, np.linalg.norm(smooth, axis=1, keepdims=True))
+    w0, w1 = bary.reshape(-1, 2)[rest].T
+    w2 = 1.0 - w0 - w1
+    normals32 = normals.astype(np.float32)
+    smooth = (w0[:, None] * normals32[f[:, 0]] + w1[:, None] * normals32[f[:, 1]]
+              + w2[:, None] * normals32[f[:, 2]])
+    smooth /= np.maximum(1e-12, np.sqrt(np.einsum("ij,ij->i", smooth, smooth)))[:, None]
     raised = np.zeros(len(rest), dtype=bool)
     if accent_above_mm is not None:
-        z = sum(w[:, k] * vertices[f[:, k], 2] for k in range(3))
-        above = np.asarray(accent_above_mm, dtype=np.float64)
-        threshold = sum(w[:, k] * above[f[:, k]] for k in range(3)) if above.ndim else above
-        raised = z > threshold
+        height = vertices[:, 2] - np.asarray(accent_above_mm, dtype=np.float64)  # above the accent threshold
+        raised = w0 * height[f[:, 0]] + w1 * height[f[:, 1]] + w2 * height[f[:, 2]] > 0
     rgb.reshape(-1, 3)[rest] = colour_of(smooth, material[tri.reshape(-1)[rest]], raised)
 
-    pixel_normal = face_normal[tri.reshape(-1)]  # the shading normal of every pixel
+    pixel_normal = face_normal.astype(np.float32)[tri.reshape(-1)]  # the shading normal of every pixel
     pixel_normal[rest] = smooth
-
-    def normal_at(ids: np.ndarray) -> np.ndarray:
-        """The shading normals of some pixels (flat indices, all covered)."""
-        return pixel_normal[ids]
-
-    edges = _outline(mask, depth_mm, tri, normal_at)
+    edges = _outline(mask, depth_mm, tri, pixel_normal.reshape(tri.shape + (3,)))
     outline = np.array([p.outline for p in palettes], dtype=np.float32)
     rgb[edges] = outline[material[tri[edges]]]
     return rgb, (mask | edges).astype(np.float32)
@@ -490,9 +485,9 @@ def _colouring(palettes: Sequence[Palette], axes):
     return colour
 
 
-def _outline(mask: np.ndarray, zbuf: np.ndarray, tri: np.ndarray, normal_at) -> np.ndarray:
-    """Pixels on the silhouette, at depth jumps and at sharp creases (between pixels of different triangles;
-    normal_at gives the normals of pixels by flat index)."""
+def _outline(mask: np.ndarray, zbuf: np.ndarray, tri: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """Pixels on the silhouette, at depth jumps and at sharp creases (between pixels of different triangles
+    whose shading normals, `normal` per pixel, part by more than about 57 degrees)."""
     height, width = mask.shape
     edges = np.zeros_like(mask)
     depth = np.where(mask, zbuf, -1e6).astype(np.float32)
@@ -504,11 +499,8 @@ def _outline(mask: np.ndarray, zbuf: np.ndarray, tri: np.ndarray, normal_at) -> 
         gap = depth_a - depth_b
         nearer = gap >= 0
         np.abs(gap, out=gap)
-        hit = (mask_a != mask_b) | (both & (gap > DEPTH_JUMP_MM))
-        rows, cols = np.nonzero(both & (tri[here] != tri[there]))
-        ids = (rows + dy) * width + cols + max(dx, 0)
-        crease = (normal_at(ids) * normal_at(ids - dy * width - dx)).sum(axis=1) < 0.55
-        hit[rows, cols] |= crease
+        crease = np.einsum("ijk,ijk->ij", normal[here], normal[there]) < 0.55
+        hit = (mask_a != mask_b) | (both & ((gap > DEPTH_JUMP_MM) | (crease & (tri[here] != tri[there]))))
         edges[here] |= hit & nearer
         edges[there] |= hit & ~nearer
     return edges

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
 KEY_MIX = 0x9E3779B97F4A7C15  # odd: spreads a point's x and y bits over the whole of its sort key
 
 
