@@ -18,7 +18,7 @@ from dealers_chess.cards.back import BackStyle, card_back
 from dealers_chess.cards.face import blank_face
 from dealers_chess.cards.legend import legend_card
 from dealers_chess.cards.theme import NEUTRAL, group_look
-from dealers_chess.pieces.catalogue import Catalogue
+from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.printing.cards.deck import CardKind
 from dealers_chess.printing.cards.jobs import (
     BLEED_PT,
@@ -40,8 +40,9 @@ from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.pictures import renderer_available, store_picture
 
-if TYPE_CHECKING:  # the 3D modules load only when the 3D step runs
-    from dealers_chess.printing.solids.built import Also, BuiltPiece
+if TYPE_CHECKING:  # the 3D modules load only when the 3D steps run
+    from dealers_chess.pieces.model3d.model import PieceModel
+    from dealers_chess.printing.solids.built import BuiltPiece
 
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
@@ -54,7 +55,7 @@ BACK_FILES = (
 @dataclass(frozen=True, slots=True)
 class KitContext:
     """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; and the
-    pieces the 3D step built, which HOW-TO-PRINT's figures read (by id)."""
+    pieces the first step built, which the plates and HOW-TO-PRINT's figures read (by id)."""
 
     catalogue: Catalogue
     out_dir: Path
@@ -72,29 +73,35 @@ class KitStep:
     run: Callable[[KitContext], list[Path]]
 
 
-def _pictures_units(ctx: KitContext) -> int:
-    if ctx.pictures is PictureMode.SILHOUETTE or not renderer_available():
-        return 0
-    return len(ctx.catalogue.select(sets=["starter"]))  # building and rendering a piece
+def _pictures_rendered(ctx: KitContext) -> bool:
+    return ctx.pictures is not PictureMode.SILHOUETTE and renderer_available()
 
 
-def _pictures(ctx: KitContext) -> list[Path]:
-    """Build each starter piece for print and render its picture into the cache there (on every core), so
-    the card steps only read the cache and the 3D step only writes files."""
-    if _pictures_units(ctx) == 0:
-        return []
-    _built(ctx, partial(store_picture, out_dir=ctx.out_dir))
-    return []
-
-
-def _built(ctx: KitContext, also: Also | None = None) -> dict[str, BuiltPiece]:
-    """The starter pieces built for print at 50 mm squares (on every core), once for the whole kit."""
+def _piece_files(ctx: KitContext) -> list[Path]:
+    """Build each starter piece for print at 50 mm squares, once for the whole kit (on every core), and where
+    it is built write its STL and render its card picture into the cache, so the card steps only read the
+    cache and the plates step only lays the pieces out."""
     from dealers_chess.pieces.model3d.model import ModelOptions
     from dealers_chess.printing.solids.built import build_for_print
+    from dealers_chess.printing.solids.piece_files import pieces_folder
 
-    if not ctx.built:
-        ctx.built.update(build_for_print(ctx.catalogue.select(sets=["starter"]), ModelOptions(), ctx.advance, also))
-    return ctx.built
+    starter = ctx.catalogue.select(sets=["starter"])
+    folder = pieces_folder(ctx.out_dir, ModelOptions())
+    picture_dir = ctx.out_dir if _pictures_rendered(ctx) else None
+    also = partial(_stl_and_picture, folder=folder, picture_dir=picture_dir)
+    ctx.built.update(build_for_print(starter, ModelOptions(), ctx.advance, also))
+    stls = [out_path(folder, f"{piece.id}.stl") for piece in starter]
+    remove_unlisted(folder, stls, ["*.stl", "*.3mf"])  # HOW-TO-PRINT lists the folder: it holds the kit's pieces alone
+    return stls
+
+
+def _stl_and_picture(piece: PieceDef, model: PieceModel, folder: Path, picture_dir: Path | None) -> None:
+    """A piece's STL and (unless picture_dir is None) its card picture, in the process that built it."""
+    from dealers_chess.printing.solids.stl import write_piece_stl
+
+    write_piece_stl(out_path(folder, f"{piece.id}.stl"), model)
+    if picture_dir is not None:
+        store_picture(piece, model, picture_dir)
 
 
 def _with(request: DeckRequest, ctx: KitContext) -> DeckRequest:
@@ -166,27 +173,20 @@ def _previews(ctx: KitContext) -> list[Path]:
     return [legend, knight]
 
 
-def _pieces3d(ctx: KitContext) -> list[Path]:
-    """3D pieces (added by the pieces engineer): one STL per starter piece and print plates (STL and PrusaSlicer
-    project each), 50 mm squares."""
+def _plates(ctx: KitContext) -> list[Path]:
+    """Print plates of the starter pieces built in the first step (STL and PrusaSlicer project each)."""
     from dealers_chess.pieces.model3d.model import ModelOptions
-    from dealers_chess.printing.solids.built import write_built_stls
-    from dealers_chess.printing.solids.piece_files import pieces_folder
     from dealers_chess.printing.solids.plates import plates_folder, write_plates
 
     chosen = ctx.catalogue.select(sets=["starter"])
     options = ModelOptions()
-    folder = pieces_folder(ctx.out_dir, options)
-    built = _built(ctx)  # built for the pictures already, unless they are silhouettes
-    stls = write_built_stls([built[piece.id] for piece in chosen], folder, ctx.advance)
-    remove_unlisted(folder, stls, ["*.stl", "*.3mf"])  # HOW-TO-PRINT lists the folder: it holds the kit's pieces alone
-    plates = write_plates(chosen, plates_folder(ctx.out_dir, options), options, built=built,
-                          progress=lambda plate: ctx.advance(len(plate.placements)))
-    return stls + plates
+    return write_plates(chosen, plates_folder(ctx.out_dir, options), options, built=ctx.built,
+                        progress=lambda plate: ctx.advance(len(plate.placements)))
 
 
 KIT_STEPS: list[KitStep] = [
-    KitStep("piece pictures (3D renders, cached)", _pictures_units, _pictures),
+    KitStep("3D pieces: an STL per piece and its card picture (50 mm squares)",
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _piece_files),
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
     KitStep("card backs (per kind of sheet, light, per front page, and fronts and backs in one file)", lambda ctx: sum(
         deck_pages(ctx.catalogue, STARTER, layout) for layout, _ in BACK_FILES
@@ -198,8 +198,8 @@ KIT_STEPS: list[KitStep] = [
     KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
             lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
-    KitStep("3D pieces: STL per piece and print plates, STL and PrusaSlicer project (50 mm squares)",
-            lambda ctx: (2 if _pictures_units(ctx) else 3) * len(ctx.catalogue.select(sets=["starter"])), _pieces3d),
+    KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates),
 ]
 
 HOW_TO_PRINT = """\

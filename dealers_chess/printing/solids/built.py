@@ -2,7 +2,7 @@
 plate need of it, as plain arrays and figures that travel between processes (a kernel solid does not).
 
 Building is most of the work of `dealer plate` and the kit; the kit builds each piece once, for its
-card picture (rendered by the process that built it), its STL, its plates and HOW-TO-PRINT's weights.
+STL and card picture (both made by the process that built it), its plates and HOW-TO-PRINT's weights.
 """
 
 from __future__ import annotations
@@ -10,17 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 
 from dealers_chess.pieces.catalogue import PieceDef
 from dealers_chess.pieces.model3d.model import ModelOptions, PieceModel, build_piece
-from dealers_chess.printing.files import out_path
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
-from dealers_chess.printing.solids.mesh_check import triangles_of
-from dealers_chess.printing.solids.stl import write_stl
 from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
 
 
@@ -63,17 +59,4 @@ def _build_one(piece: PieceDef, options: ModelOptions, also: Also | None) -> Bui
                       piece_colour_swap(model), piece_weight(model))
 
 
-def write_built_stls(
-    built: Sequence[BuiltPiece], folder: Path, advance: Callable[[int], None] | None = None,
-) -> list[Path]:
-    """Each built piece as a validated ID.stl in folder, one process per core; the paths in order."""
-    return each_on_every_core(partial(_write_stl, folder=folder), list(built), advance)
-
-
-def _write_stl(piece: BuiltPiece, folder: Path) -> Path:
-    path = out_path(folder, f"{piece.piece_id}.stl")
-    write_stl(path, triangles_of(piece.vertices, piece.faces), piece.piece_id)
-    return path
-
-
-__all__ = ["BuiltPiece", "build_for_print", "write_built_stls"]
+__all__ = ["Also", "BuiltPiece", "build_for_print"]
