@@ -30,6 +30,7 @@ function setState(next) {
   const said = next.computer && !thinking() ? next.computer.said.join(" · ") : "";
   const fresh = said && said !== ui.lastSaid ? said : "";
   if (next.computer && !thinking()) ui.lastSaid = said;
+  if (fresh) ui.saidAt = next.version;
   return fresh;
 }
 
@@ -73,8 +74,9 @@ function send(path, body) {
   sending = sending.then(async () => {
     if (!ui.state) return;
     ui.busy = true;
+    const sentAt = ui.state.version;
     try {
-      accept(await call(path, { ...body, version: ui.state.version }));
+      accept(await call(path, { ...body, version: sentAt }), sentAt);
     } finally {
       ui.busy = false;
     }
@@ -82,11 +84,12 @@ function send(path, body) {
   return sending;
 }
 
-function accept(answer) {
+function accept(answer, sentAt) {
   // an action's answer; a change the event stream brought first has been drawn already, and the piece the
-  // player picked up since then stays picked up
+  // player picked up since then stays picked up. The computer's reply to the action is said with it, also when
+  // the event stream brought (and said) the reply before this answer came.
   const news = Boolean(answer.state) && (!ui.state || answer.state.version > ui.state.version);
-  const said = answer.state ? setState(answer.state) : "";
+  const said = (answer.state ? setState(answer.state) : "") || (ui.saidAt > sentAt ? ui.lastSaid : "");
   if (answer.error) {
     say(answer.error, true);
   } else if (answer.events) {

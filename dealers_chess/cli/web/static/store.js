@@ -17,6 +17,7 @@ export const ui = {
   labelStrip: 0,      // SVG units of the strip left of and under the board for the coordinates (0: inside)
   cursor: null,       // the square the keyboard stands on
   lastSaid: null,     // the computer's last move as last shown, so each one is shown once
+  saidAt: -1,         // the version of the state that brought it
   unreachable: false, // the event stream is down: the page says so until it is back
 };
 
