@@ -661,18 +661,9 @@ class Searcher:
         for order, m in scored:
             if order & 1 and self._exchange(m) < 0:
                 continue  # a bigger piece takes and loses material once the square is fought over
-            self._push(m)
-            try:
-                if lazy and (not pos.royals[mover] or in_check(pos, mover)):
-                    continue  # not legal: it leaves the mover's royal attacked
-                if self.deck and draws_from_deck(pos, m):
-                    score = None  # scored below, from the position before the card is seen
-                else:
-                    score = -self._quiesce(-beta, -alpha, ply + 1, in_check(pos, pos.turn))
-            finally:
-                self._pop(m)
+            score = self._quiescence_score(m, alpha, beta, ply, lazy, mover)
             if score is None:
-                score = self._drawn_score(m)
+                continue
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
@@ -683,6 +674,20 @@ class Searcher:
         self.table.put(check, QUIESCENCE_DEPTH, bound, _to_table(best, ply), best_move)
         return best
 
+    def _quiescence_score(self, m: Move, alpha: int, beta: int, ply: int, lazy: bool, mover: int) -> int | None:
+        """Move m's score in quiescence, for the mover; None when it is not legal (lazily generated moves may
+        leave the mover's royal attacked)."""
+        pos = self.pos
+        self._push(m)
+        try:
+            if lazy and (not pos.royals[mover] or in_check(pos, mover)):
+                return None
+            if not (self.deck and draws_from_deck(pos, m)):
+                return -self._quiesce(-beta, -alpha, ply + 1, in_check(pos, pos.turn))
+        finally:
+            self._pop(m)
+        return self._drawn_score(m)  # a card is drawn: scored from the position before it is seen
+
     def _evasions(self, alpha: int, beta: int, ply: int, lazy: bool, check: int) -> int:
         """Quiescence in check: no standing pat, every legal move is tried; mated if none is legal."""
         pos = self.pos
@@ -692,18 +697,9 @@ class Searcher:
         best, best_move, bound = -INFINITE, None, UPPER
         mover = pos.turn
         for _, m in self._ordered(moves, None, ply):
-            self._push(m)
-            try:
-                if lazy and (not pos.royals[mover] or in_check(pos, mover)):
-                    continue
-                if self.deck and draws_from_deck(pos, m):
-                    score = None
-                else:
-                    score = -self._quiesce(-beta, -alpha, ply + 1, in_check(pos, pos.turn))
-            finally:
-                self._pop(m)
+            score = self._quiescence_score(m, alpha, beta, ply, lazy, mover)
             if score is None:
-                score = self._drawn_score(m)
+                continue
             if score > best:
                 best, best_move = score, m
                 if score > alpha:
