@@ -60,6 +60,7 @@ def test_a_move_answered_after_the_computers_reply_arrived_still_shows_the_reply
     page.wait_for_function("() => document.querySelector('#message').textContent.startsWith('2. g4')")
     assert page.inner_text("#message").startswith(
         "2. g4 (White's Standard Pawn g2-g4) · Computer: d8h4 · 2... Qh4# (Black's Queen d8-h4)")
+    page.screenshot(path=str(SCREENSHOTS / "computer-reply-before-answer.png"))
 
 
 def test_the_computer_playing_white_opens_when_the_page_loads(serve, page):
