@@ -12,8 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "dealers_chess"  # the one import package; rooms are named below it ("engine" is dealers_chess.engine)
-PACKAGES = ("pieces", "engine", "cards", "printing", "cli", "assets")
-ENGINE_ROOMS = ("engine", "engine.measure", "engine.dealing", "engine.session", "engine.exports", "engine.search")
+PACKAGES = ("pieces", "engine", "cards", "printing", "cli", "assets", "compute")
+ENGINE_ROOMS = ("engine", "engine.measure", "engine.dealing", "engine.session", "engine.exports", "engine.search",
+                "engine.selfplay")
 PRINTING_ROOMS = ("printing", "printing.cards", "printing.solids")
 # room -> the other rooms it may import (lower rooms only; cli sits on top)
 ALLOWED = {
@@ -26,6 +27,8 @@ ALLOWED = {
     "engine.dealing": {"engine", "engine.measure", "pieces"},
     "engine.session": {"engine", "engine.measure", "engine.dealing", "engine.search", "pieces"},
     "engine.exports": {"engine", "engine.measure", "engine.dealing", "pieces"},
+    "engine.selfplay": {"engine", "engine.measure", "engine.search", "pieces"},
+    "compute": {*ENGINE_ROOMS, "pieces"},  # the one room that talks to Ray
     "cards": {"pieces"},
     "printing": {"cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
     "printing.cards": {"printing", "cards", "pieces", "pieces.model3d", *ENGINE_ROOMS},
@@ -36,7 +39,7 @@ ALLOWED = {
     "cli.common": {"pieces", *ENGINE_ROOMS},
     "__main__": {"cli"},
     "cli": {"cli.common", "cli.terminal", "cli.web", "pieces", "pieces.model3d",
-                   "cards", "printing.kit", *PRINTING_ROOMS, *ENGINE_ROOMS},
+                   "cards", "printing.kit", *PRINTING_ROOMS, *ENGINE_ROOMS, "compute"},
 }
 # the rules core reads bottom-up: each module imports only those before it
 CORE_LAYERS = ["errors", "board", "move", "rng", "kernel", "game", "position", "attacks", "origins", "castling", "dead",

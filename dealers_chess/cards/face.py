@@ -49,6 +49,14 @@ class FaceInfo:
     set_name: str  # e.g. "Starter"
     number: int  # 1-based place in its group within the set
     total: int
+    margin: float | None = None  # the measured value's 95 % half-width; None: the model's estimate
+
+    @property
+    def value_text(self) -> str:
+        """'Value 7.9 ± 0.6' when measured by self-play, 'Value ≈ 6.9' for the model's estimate."""
+        if self.margin is None:
+            return f"Value \u2248 {self.value:.1f}"
+        return f"Value {self.value:.1f} \u00b1 {self.margin:.1f}"
 
 
 def card_face(info: FaceInfo, picture_aspect: float | None = None) -> Drawing:
@@ -66,7 +74,7 @@ def _card_face(info: FaceInfo, aspect: float) -> Drawing:
     piece = info.piece
     look = group_look(piece.group.value)
     diagram = diagram_for(piece)
-    items: list[Item] = [name_band(piece.group.value, piece.name, f"Value {info.value:.1f}")]
+    items: list[Item] = [name_band(piece.group.value, piece.name, info.value_text)]
     items.append(Group((draw_diagram(diagram, GRID_PT),), GRID_X_PT, GRID_Y_PT))
     items += _diagram_marks(diagram)
     place = f"{info.set_name} \u00b7 {look.plural} {info.number}/{info.total} \u00b7 code {piece.code}"

@@ -37,6 +37,7 @@ COMMAND_MODULES = {
     "render": "pieces_commands",
     "export": "export_commands",
     "uci": "uci_commands",
+    "values": "values_commands",
 }
 DEBUG_VARIABLE = "DEALER_DEBUG"  # set to 1 to see the traceback behind an unexpected error
 

@@ -8,7 +8,7 @@ from dealers_chess.cli.common import catalogue_option, echo_json
 from dealers_chess.engine.board import parse_board_size
 from dealers_chess.engine.measure.describe import piece_json, piece_text
 from dealers_chess.engine.measure.probe import probe
-from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.measure.values import piece_value, value_margin
 from dealers_chess.pieces.catalogue import Catalogue, Group
 
 
@@ -25,7 +25,8 @@ def catalogue_command(sets, games, groups, board, as_json, catalogue: Catalogue)
     size = parse_board_size(board)
     rows = [
         {"id": p.id, "name": p.name, "group": p.group.value, "code": p.code, "sets": list(p.sets),
-         "games": list(p.games), "betza": p.betza, "value": piece_value(p, size)}
+         "games": list(p.games), "betza": p.betza, "value": piece_value(p, size),
+         "measured": value_margin(p, size) is not None}
         for p in catalogue.select(sets, games, groups)
     ]
     if as_json:
@@ -33,9 +34,11 @@ def catalogue_command(sets, games, groups, board, as_json, catalogue: Catalogue)
         return
     click.echo(f"{'id':20} {'name':17} {'group':6} {'code':4} {'value':>5}  betza")
     for row in rows:
-        click.echo(f"{row['id']:20} {row['name']:17} {row['group']:6} {row['code']:4} {row['value']:5.2f}  "
+        mark = " " if row["measured"] else "~"
+        click.echo(f"{row['id']:20} {row['name']:17} {row['group']:6} {row['code']:4} {row['value']:5.2f}{mark} "
                    f"{row['betza']}")
-    click.echo(f"{len(rows)} piece{'' if len(rows) == 1 else 's'}")
+    click.echo(f"{len(rows)} piece{'' if len(rows) == 1 else 's'}; ~ marks the model's estimate, the others are "
+               "measured by self-play (dealer values)")
 
 
 @click.command("piece")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from click._termui_impl import ProgressBar
 
 from dealers_chess.pieces.catalogue import Catalogue, load_catalogue
 
@@ -150,3 +152,31 @@ def _open_session(game: str | None, deal_file: str | None, fen: str | None, resu
         return Session.from_deal(read_deal_file(deal_file), fen, catalogue, control, TIME_SOURCE), None
     assert game is not None  # exactly one of GAME and --deal, checked above
     return Session.new(game, fen, catalogue, control, TIME_SOURCE), None
+
+
+class GameProgress:
+    """A progress bar of games: done, games a minute and the time left (click's bar, on standard error)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.started = time.perf_counter()
+        self.done = 0
+        self.bar: ProgressBar[int] = click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True,
+                                                       show_pos=True, item_show_func=lambda _: self.rate())
+
+    def rate(self) -> str:
+        minutes = (time.perf_counter() - self.started) / 60
+        return f"{self.done / minutes:.1f} games a minute" if self.done and minutes > 0 else ""
+
+    def counting(self, on_game):
+        def counted(line: dict) -> None:
+            on_game(line)
+            self.done += 1
+            self.bar.update(1)
+        return counted
+
+    def __enter__(self) -> GameProgress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)

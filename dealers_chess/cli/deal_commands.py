@@ -50,9 +50,15 @@ BOARDS = tuple(dict.fromkeys(procedure.board_name for procedure in load_procedur
 @click.option("--save", type=click.Path(), help="Write the deal JSON to this file (for --deal FILE).")
 @click.option("--sheet", is_flag=True, help="Also write a printable deal sheet PDF under --out.")
 @click.option("--out", default="build", show_default=True, type=click.Path(), help="Folder for the deal sheet.")
+@click.option("--playout", type=WholeNumber(), help="Judge the deal by play: N engine games of its start, each army "
+              "taking both colours, on Ray (docs/values.md).")
+@click.option("--nodes", type=WholeNumber(), default=300, show_default=True, help="--playout: nodes a move.")
+@click.option("--address", help="--playout: a running Ray cluster (HOST:PORT); default: this machine's cores.")
+@click.option("--workers", type=WholeNumber(), help="--playout: at most this many games at once.")
 @catalogue_option
 def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, white_back, black_back, white_pawns,
-                 black_pawns, arrange_file, interactive, as_json, save, sheet, out, catalogue: Catalogue) -> None:
+                 black_pawns, arrange_file, interactive, as_json, save, sheet, out, playout, nodes, address, workers,
+                 catalogue: Catalogue) -> None:
     """Deal both armies as the rules say, reproducibly from a seed."""
     procedure = find_procedure(board, extra_row)
     if save:
@@ -89,10 +95,39 @@ def deal_command(seed, board, extra_row, deck_file, big_deck, max_imbalance, whi
 
         path = write_deal_sheet(game, catalogue, out_path(out, f"deal-{seed}.pdf"), recreate)
         click.echo(f"deal sheet written to {path}", err=as_json)
+    if not as_json:
+        click.echo(describe(game, data, catalogue, recreate))
+    if playout:
+        data["playout"] = _play_out(data["fen"], the_deal.procedure.game, catalogue, playout, nodes, seed,
+                                   address, workers, quiet=as_json)
     if as_json:
         echo_json(data)
-    else:
-        click.echo(describe(game, data, catalogue, recreate))
+
+
+def _play_out(fen: str, game_id: str, catalogue: Catalogue, games: int, nodes: int, seed: int,
+             address: str | None, workers: int | None, quiet: bool = False) -> dict:
+    """`dealer deal --playout N`: play the dealt start out on Ray and print the verdict; its JSON form."""
+    from dealers_chess.cli.common import GameProgress
+    from dealers_chess.compute.ray_games import Cluster, play_games, stop
+    from dealers_chess.engine.game import load_game
+    from dealers_chess.engine.measure.table import pawn_odds_score
+    from dealers_chess.engine.selfplay.playout import playout_tasks, verdict
+
+    game = load_game(game_id)
+    tasks = playout_tasks(fen, games + games % 2, nodes, seed)
+    scores: dict[int, float] = {}
+    with GameProgress(len(tasks), "Playing out") as progress:
+        try:
+            play_games(tasks, catalogue, game, Cluster(address, workers),
+                       progress.counting(lambda line: scores.__setitem__(line["index"], line["score"])))
+        finally:
+            stop()
+    found = verdict(scores, pawn_odds_score(game.board.label))
+    if not quiet:
+        click.echo(f"Playout ({found.games} games at {nodes} nodes a move): {found.line()}")
+    return {"games": found.games, "points": found.points, "score": round(found.score, 3),
+            "low": round(found.low, 3), "high": round(found.high, 3),
+            "pawns": None if found.pawns is None else round(found.pawns, 2), "nodes": nodes, "verdict": found.line()}
 
 
 def describe(game: DealtGame, data: dict, catalogue: Catalogue, recreate: str) -> str:
@@ -122,8 +157,21 @@ def describe(game: DealtGame, data: dict, catalogue: Catalogue, recreate: str) -
             lines.append(f"  row {number}: {names(row)}")
         lines.append(f"  pawns: {names(army.pawns)}")
         lines.append(f"  in hand: {names(game.hand(side))}")
-    lines += ["", f"Imbalance {data['imbalance']:.2f}. Re-create: {recreate}", f"FEN: {data['fen']}"]
+    lines += ["", f"{imbalance_line(data)}. Re-create: {recreate}", f"FEN: {data['fen']}"]
     return "\n".join(lines)
+
+
+def imbalance_line(data: dict) -> str:
+    """'Imbalance 1.20 ± 0.85 (measured values; 2 cards by the model)' and the like."""
+    text = f"Imbalance {data['imbalance']:.2f}"
+    measured = data["imbalance_margin"] > 0
+    if measured:
+        text += f" \u00b1 {data['imbalance_margin']:.2f} (95 %, from the measured values"
+        text += f"; {data['model_cards']} card{'s' if data['model_cards'] != 1 else ''} by the model's estimate)" \
+            if data["model_cards"] else ")"
+    else:
+        text += " (the model's estimates)"
+    return text
 
 
 def _ask(the_deal, side: str, catalogue: Catalogue) -> Choice:

@@ -14,7 +14,7 @@ from importlib import resources
 
 from dealers_chess.engine.board import Board, board_of
 from dealers_chess.engine.dealing.deck import Deck, check_deck
-from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.measure.values import piece_value, value_margin
 from dealers_chess.engine.rng import SplitMix64
 from dealers_chess.pieces.catalogue import Catalogue
 from dealers_chess.pieces.errors import DealerError
@@ -151,11 +151,30 @@ def army_value(cards: Sequence[str], catalogue: Catalogue, board: Board) -> floa
     return round(sum(piece_value(catalogue.get(card), board) for card in cards), 2)
 
 
+def hand_cards(deal_: Deal, side: str) -> tuple[str, ...]:
+    """The cards one player's value counts: royal, dealt pieces, pawns, spears and the shared extras."""
+    hand = deal_.hand(side)
+    return (hand.royal, *hand.pieces, *hand.pawns, *hand.spears, *deal_.shared)
+
+
 def hand_value(deal_: Deal, side: str, catalogue: Catalogue) -> float:
     """One player's total: royal, dealt pieces, pawns, spears and the shared extras."""
-    hand = deal_.hand(side)
-    cards = (hand.royal, *hand.pieces, *hand.pawns, *hand.spears, *deal_.shared)
-    return army_value(cards, catalogue, deal_.procedure.board)
+    return army_value(hand_cards(deal_, side), catalogue, deal_.procedure.board)
+
+
+def imbalance_margin(deal_: Deal, catalogue: Catalogue) -> tuple[float, int]:
+    """How uncertain the imbalance is: the 95 % margins of the measured values of both sides' cards taken
+    together (as if independent), and how many cards have only the model's estimate."""
+    board = deal_.procedure.board
+    squares, model_cards = 0.0, 0
+    for side in ("white", "black"):
+        for card in hand_cards(deal_, side):
+            margin = value_margin(catalogue.get(card), board)
+            if margin is None:
+                model_cards += 1
+            else:
+                squares += margin * margin
+    return round(squares ** 0.5, 2), model_cards
 
 
 def balanced_deal(

@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 
 from dealers_chess.engine.dealing.arrangement import Row, placement
-from dealers_chess.engine.dealing.deal import Army, Deal, DealError, ExtraRow, hand_value
+from dealers_chess.engine.dealing.deal import Army, Deal, DealError, ExtraRow, hand_value, imbalance_margin
 from dealers_chess.pieces.datafile import ONE_LINE, Id, Text, read_json
 
 DEAL_VERSION = 1  # the deal file format written here; a file without `version` is version 1
@@ -74,6 +74,7 @@ def deal_json(game: DealtGame, catalogue, fen: str) -> dict:
     """The whole deal as the stable JSON of `dealer deal --json`."""
     deal = game.deal
     white, black = side_json(game, "white", catalogue), side_json(game, "black", catalogue)
+    margin, model_cards = imbalance_margin(deal, catalogue)
     data = {
         "version": DEAL_VERSION,
         "seed": deal.seed,
@@ -87,6 +88,8 @@ def deal_json(game: DealtGame, catalogue, fen: str) -> dict:
         "black": black,
         "shared": list(deal.shared),
         "imbalance": round(abs(white["value"] - black["value"]), 2),
+        "imbalance_margin": margin,  # 95 % margin from the measured values' intervals
+        "model_cards": model_cards,  # cards valued by the model's estimate, whose margin is not known
         "big_deck": game.big_deck,
         "fen": fen,
     }
@@ -136,6 +139,8 @@ class DealFile(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     deals: Annotated[int, msgspec.Meta(ge=0)] = 1
     shared: Cards = ()
     imbalance: Finite = 0.0
+    imbalance_margin: Finite = 0.0
+    model_cards: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
     big_deck: bool = False
     draw_stack: Cards = ()
 

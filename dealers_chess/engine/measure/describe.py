@@ -5,14 +5,14 @@ from __future__ import annotations
 import textwrap
 
 from dealers_chess.engine.measure.probe import Offsets, probe
-from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.measure.values import model_piece_value, piece_value, value_margin
 from dealers_chess.pieces.catalogue import PieceDef
 
 
 def piece_text(piece: PieceDef, offsets: Offsets | None = None) -> str:
     """What `dealer piece ID` prints: name, XBetza, value, rules, the card text and a text diagram."""
     lines = [f"{piece.name} ({piece.id}, {piece.group.value}, code {piece.code})",
-             f"XBetza: {piece.betza}    value on 8x8: {piece_value(piece):.2f}"]
+             f"XBetza: {piece.betza}    value on 8x8: {value_words(piece)}"]
     if piece.rules:
         lines.append("Rules: " + ", ".join(sorted(rule.value for rule in piece.rules)))
     lines += [
@@ -35,11 +35,22 @@ def piece_json(piece: PieceDef, offsets: Offsets) -> dict:
         "sets": list(piece.sets),
         "games": list(piece.games),
         "value": piece_value(piece),
+        "value_margin": value_margin(piece),  # the measured value's 95 % half-width; None: the model's estimate
+        "model_value": model_piece_value(piece),
         "moves": [list(o) for o in offsets.moves],
         "initial_moves": [list(o) for o in offsets.initial_moves],
         "captures": [list(o) for o in offsets.captures],
         "initial_captures": [list(o) for o in offsets.initial_captures],
     }
+
+
+def value_words(piece: PieceDef) -> str:
+    """'7.91 ± 0.62 (measured by self-play)' or '6.92 (the model's estimate)'."""
+    margin = value_margin(piece)
+    if margin is None:
+        return f"{piece_value(piece):.2f} (the model's estimate; not measured)"
+    return f"{piece_value(piece):.2f} \u00b1 {margin:.2f} (measured by self-play; the model says " \
+           f"{model_piece_value(piece):.2f})"
 
 
 SYMBOLS = {

@@ -142,8 +142,42 @@ def _promotion_constant() -> float:
     return 1.0 - (a * m + b * m * m)
 
 
-def piece_value(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float:
-    """The piece's value on a board: the catalogue's fixed value if it has one, else the model's."""
+def model_piece_value(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float:
+    """The model's value of a piece on a board: the catalogue's fixed value if it has one, else the formula's.
+
+    The engine's evaluation uses this (not the measured table), so the games that measure values are
+    played by an engine that the measurements do not change."""
     if piece.value is not None:
         return piece.value
     return round(model_value(piece.movement, board, pawn=piece.group in (Group.PAWN, Group.SPEAR)), 2)
+
+
+def piece_value(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float:
+    """The value shown and dealt by: the self-play measurement where the package has one for this piece
+    (as it is in the catalogue) and board, else the model's estimate."""
+    from dealers_chess.engine.measure.table import measured_value
+
+    measured = measured_value(piece, board)
+    return model_piece_value(piece, board) if measured is None else measured
+
+
+def value_margin(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float | None:
+    """Half the width of the measured value's 95 % interval; None where the value is the model's."""
+    from dealers_chess.engine.measure.table import measured_row
+
+    row = measured_row(piece, board)
+    return None if row is None else round((row["high"] - row["low"]) / 2, 2)
+
+
+def value_rows(pieces: list[PieceDef], board: Board = DEFAULT_BOARD) -> list[dict]:
+    """For `dealer values`: each piece's model value and its shipped measurement (None where there is none)."""
+    from dealers_chess.engine.measure.table import measured_row
+
+    rows = []
+    for piece in pieces:
+        row = measured_row(piece, board)
+        measured = None if row is None else {k: row[k] for k in ("value", "low", "high", "games", "matchup")}
+        rows.append({"id": piece.id, "name": piece.name, "group": piece.group.value, "betza": piece.betza,
+                     "model": model_piece_value(piece, board), "measured": measured,
+                     "value": piece_value(piece, board)})
+    return rows

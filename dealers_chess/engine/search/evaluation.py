@@ -17,7 +17,7 @@ from __future__ import annotations
 from dealers_chess.engine.board import Board
 from dealers_chess.engine.game import Promotion, TypeTable
 from dealers_chess.engine.kernel import EMPTY, line_open
-from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.measure.values import model_piece_value
 from dealers_chess.engine.position import Position
 from dealers_chess.engine.search.settings import Evaluation, settings
 from dealers_chess.pieces.catalogue import Group
@@ -72,7 +72,7 @@ class Evaluator:
         found = self.hand_values.get(piece_id)
         if found is None:
             piece = self.types.catalogue.get(piece_id)
-            found = 0 if piece.group is Group.ROYAL else round(100 * piece_value(piece, self.board))
+            found = 0 if piece.group is Group.ROYAL else round(100 * model_piece_value(piece, self.board))
             self.hand_values[piece_id] = found
         return found
 

@@ -10,7 +10,7 @@ from dealers_chess.cards.face import FaceInfo, blank_face, card_face
 from dealers_chess.cards.legend import legend_card
 from dealers_chess.cards.primitives import Drawing
 from dealers_chess.cards.theme import NEUTRAL
-from dealers_chess.engine.measure.values import piece_value
+from dealers_chess.engine.measure.values import piece_value, value_margin
 from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef
 
 GROUP_ORDER = tuple(group.value for group in Group)
@@ -102,4 +102,4 @@ def face_info(catalogue: Catalogue, piece: PieceDef, set_hint: str = "") -> Face
         set_name = set_id.replace("-", " ").title()
     else:
         number, total, set_name = 1, 1, "Custom"
-    return FaceInfo(piece, piece_value(piece), set_name, number, total)
+    return FaceInfo(piece, piece_value(piece), set_name, number, total, value_margin(piece))

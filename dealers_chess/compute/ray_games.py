@@ -1,0 +1,113 @@
+"""Games played on Ray: one warm player (a process with its engine) per core, results streamed back.
+
+Each player is a Ray actor that loads the catalogue and the game once and keeps one search engine;
+it is handed a small batch of games at a time and yields each finished game at once (a Ray
+generator), so the caller can write it down before the batch ends. Without an address, Ray starts
+on this machine with one player per core; with one, the players join that running cluster.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from dealers_chess.engine.game import GameDef
+from dealers_chess.engine.selfplay.play import GameTask, play_game
+from dealers_chess.pieces.catalogue import Catalogue
+from dealers_chess.pieces.errors import DealerError
+
+BATCH = 2  # games handed to a player at a time: one pair
+
+
+class ComputeError(DealerError):
+    """Ray is missing, or the cluster cannot be reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """Where games run: `address` None starts Ray here with `workers` players (None: one per core)."""
+
+    address: str | None = None
+    workers: int | None = None
+
+
+class _Player:
+    """A warm engine: the catalogue, the game and the searcher, kept between batches."""
+
+    def __init__(self, catalogue: Catalogue, game: GameDef) -> None:
+        from dealers_chess.engine.search.search import Searcher
+
+        self.catalogue, self.game = catalogue, game
+        self.searcher = Searcher(hash_mb=4)
+
+    def play(self, tasks: list[GameTask]) -> Iterator[dict]:
+        for task in tasks:
+            yield play_game(task, self.game, self.catalogue, self.searcher).as_dict()
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ComputeError("Ray is not installed: pip install 'ray[default]' (or the toolkit's own pyproject)") \
+            from None
+    return ray
+
+
+def start(cluster: Cluster) -> int:
+    """Connect to (or start) Ray; the number of players it has room for."""
+    ray = _ray()
+    if not ray.is_initialized():
+        options = dict(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
+                       configure_logging=True)
+        try:
+            if cluster.address:
+                ray.init(address=cluster.address, **options)
+            else:
+                ray.init(num_cpus=cluster.workers or len(os.sched_getaffinity(0)), **options)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise ComputeError(f"cannot reach the Ray cluster at {cluster.address}: {error}".splitlines()[0]) \
+                from None
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    return max(1, min(cpus, cluster.workers or cpus))
+
+
+def play_games(tasks: list[GameTask], catalogue: Catalogue, game: GameDef, cluster: Cluster,
+               on_game: Callable[[dict], None]) -> None:
+    """Play every task on the cluster; `on_game` hears each finished game as it comes in (any order)."""
+    ray = _ray()
+    players = start(cluster)
+    if not tasks:
+        return
+    remote_player = ray.remote(num_cpus=1)(_Player)
+    shared = (ray.put(catalogue), ray.put(game))
+    actors = [remote_player.remote(*shared) for _ in range(min(players, (len(tasks) + BATCH - 1) // BATCH))]
+    pending = [tasks[i:i + BATCH] for i in range(0, len(tasks), BATCH)]
+    pending.reverse()
+    running = {}
+    try:
+        for actor in actors:
+            running[actor.play.remote(pending.pop())] = actor
+            if not pending:
+                break
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1)
+            stream = ready[0]
+            try:
+                on_game(ray.get(next(stream)))
+            except StopIteration:
+                actor = running.pop(stream)
+                if pending:
+                    running[actor.play.remote(pending.pop())] = actor
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+
+
+def stop() -> None:
+    """Leave Ray (a cluster started here stops with it)."""
+    ray = _ray()
+    if ray.is_initialized():
+        ray.shutdown()

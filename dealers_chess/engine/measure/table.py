@@ -1,0 +1,58 @@
+"""The measured values the package ships (assets/values/table-BOARD.toml) and the results file behind them.
+
+A value is used for a piece only while the piece moves as it did in its games (its XBetza is kept
+with the value): a catalogue of your own that changes a piece's movement gets the model's estimate.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from dealers_chess.engine.board import Board
+from dealers_chess.pieces.catalogue import PieceDef
+
+TABLE_NAME = "table-{board}.toml"
+
+
+def _folder() -> Path:
+    return Path(str(resources.files("dealers_chess.assets") / "values"))
+
+
+@cache
+def shipped_table(board_label: str) -> dict:
+    """The shipped table for a board ("8x8"), or an empty one."""
+    path = _folder() / TABLE_NAME.format(board=board_label)
+    if not path.exists():
+        return {"settings": {}, "piece": {}}
+    return tomllib.loads(path.read_text())
+
+
+def measured_value(piece: PieceDef, board: Board) -> float | None:
+    """The shipped measurement of this piece on this board, if it moves as it did when measured."""
+    row = shipped_table(board.label)["piece"].get(piece.id)
+    if row is None or row.get("betza") != piece.betza:
+        return None
+    return row["value"]
+
+
+def measured_row(piece: PieceDef, board: Board) -> dict | None:
+    """value, low, high, games ... of the shipped measurement (as measured_value decides), or None."""
+    row = shipped_table(board.label)["piece"].get(piece.id)
+    return row if row is not None and row.get("betza") == piece.betza else None
+
+
+def shipped_results(board_label: str, nodes: int, seed: int) -> Path | None:
+    """The package's results file, when it was played on this board with these nodes and seed."""
+    table = shipped_table(board_label)["settings"]
+    if (table.get("nodes"), table.get("seed")) != (nodes, seed) or "results" not in table:
+        return None
+    path = _folder() / table["results"]
+    return path if path.exists() else None
+
+
+def pawn_odds_score(board_label: str) -> float | None:
+    """The score of Pawn odds in the shipped measurement for a board (the scale of a score in Pawns)."""
+    return shipped_table(board_label)["settings"].get("pawn_odds_score")
