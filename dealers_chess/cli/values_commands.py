@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from dealers_chess.cli.common import GameProgress, WholeNumber, catalogue_option, echo_json
-from dealers_chess.compute.ray_games import Cluster, play_games, stop
+from dealers_chess.compute.ray_games import Cluster, check_reachable, play_games, stop
 from dealers_chess.engine.board import parse_board_size
 from dealers_chess.engine.measure.table import shipped_results
 from dealers_chess.engine.measure.values import model_piece_value
@@ -117,6 +117,8 @@ def measure(pieces: list[PieceDef], catalogue: Catalogue, board: str, games: int
     """Plan the matchups, play the games still missing on Ray, append each to `out`, report the values."""
     settings = Settings(board, nodes, seed)
     base = base_for(board)
+    if address:
+        check_reachable(address)  # before anything is written or played
     _begin(out, settings, resume_from, fresh)
     results = read_results(out) if out.exists() else Results(settings=settings)
     if results.settings != settings:
@@ -181,7 +183,6 @@ def _play(tasks, results: Results, catalogue: Catalogue, game, cluster: Cluster,
 
     with GameProgress(len(tasks), "Measuring") as progress:
         play_games(tasks, catalogue, game, cluster, progress.counting(on_game))
-    _print_values(estimate(results), targets, catalogue, sys.stderr)
 
 
 def _minutes(minutes: float) -> str:

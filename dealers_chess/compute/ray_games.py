@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from dealers_chess.engine.game import GameDef
 from dealers_chess.engine.selfplay.play import GameTask, play_game
@@ -19,6 +21,7 @@ from dealers_chess.pieces.catalogue import Catalogue
 from dealers_chess.pieces.errors import DealerError
 
 BATCH = 2  # games handed to a player at a time: one pair
+CONNECT_S = 5.0  # how long to wait for a cluster's address to answer
 
 
 class ComputeError(DealerError):
@@ -56,8 +59,30 @@ def _ray():
     return ray
 
 
+def _use_token_if_there_is_one() -> None:
+    """Joining a cluster: send the token if this machine has one (Ray itself asks only for clusters it starts)."""
+    token_file = Path(os.environ.get("RAY_AUTH_TOKEN_PATH", Path.home() / ".ray" / "auth_token"))
+    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN") or token_file.is_file()):
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+def check_reachable(address: str) -> None:
+    """ComputeError in one line when nothing answers at HOST:PORT (Ray itself would retry for a minute)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ComputeError(f"--address {address!r}: expected HOST:PORT, as `ray start --head` prints it")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_S).close()
+    except OSError as error:
+        raise ComputeError(f"cannot reach the Ray cluster at {address} ({error.strerror or error}); start one "
+                           "with `ray start --head` there, or leave --address out to play on this machine") from None
+
+
 def start(cluster: Cluster) -> int:
     """Connect to (or start) Ray; the number of players it has room for."""
+    if cluster.address:
+        check_reachable(cluster.address)
+        _use_token_if_there_is_one()  # before Ray is imported: it reads the mode once
     ray = _ray()
     if not ray.is_initialized():
         options = dict(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
@@ -77,8 +102,8 @@ def start(cluster: Cluster) -> int:
 def play_games(tasks: list[GameTask], catalogue: Catalogue, game: GameDef, cluster: Cluster,
                on_game: Callable[[dict], None]) -> None:
     """Play every task on the cluster; `on_game` hears each finished game as it comes in (any order)."""
-    ray = _ray()
     players = start(cluster)
+    ray = _ray()
     if not tasks:
         return
     remote_player = ray.remote(num_cpus=1)(_Player)

@@ -1,0 +1,151 @@
+"""`dealer values` and `dealer values measure`: real games on Ray, here and on a cluster started by the test."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from dealers_chess.engine.game import default_catalogue, load_game
+from dealers_chess.engine.selfplay.play import GameTask, play_game
+from dealers_chess.engine.selfplay.results import read_results, tasks_to_play
+
+TINY = ["--piece", "wazir", "--games", "1", "--nodes", "16", "--seed", "5", "--fresh"]  # 22 games of a few plies
+DEALER = [sys.executable, "-m", "dealers_chess"]
+
+
+def dealer(*args: str, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([*DEALER, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def game_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if '"type":"game"' in line]
+
+
+def check_games_are_the_seed_s(path: Path, sample: int = 3) -> None:
+    """Every game is there once, and a few of them are the games the task alone gives (played here again)."""
+    results = read_results(path)
+    games = game_lines(path)
+    assert len({(g["matchup"], g["index"]) for g in games}) == len(games) == 22
+    assert tasks_to_play(results, list(results.matchups.values()), 1) == []
+    catalogue = default_catalogue()
+    for line in games[:sample]:
+        matchup = results.matchups[line["matchup"]]
+        task = GameTask(matchup.id, line["index"], matchup.fens[line["index"] % 2],
+                        _seed_of(results, matchup.id, line["index"]), 16)
+        again = play_game(task, load_game("chess"), catalogue)
+        assert (again.score, again.plies) == (line["score"], line["plies"]), line
+
+
+def _seed_of(results, matchup: str, index: int) -> int:
+    from dealers_chess.engine.selfplay.results import opening_seed
+
+    return opening_seed(results.settings.seed, matchup, index // 2)
+
+
+def test_values_shows_the_model_and_the_measurement_side_by_side():
+    done = dealer("values", "--piece", "archbishop", "--piece", "ferz", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {row["id"]: row for row in json.loads(done.stdout)}
+    assert rows["archbishop"]["model"] == pytest.approx(6.92)
+    assert set(rows["ferz"]) >= {"model", "measured", "value", "betza"}
+    text = dealer("values", "--group", "royal")
+    assert text.returncode == 0 and "model" in text.stdout and "king" in text.stdout
+
+
+def test_a_measurement_on_this_machine_and_one_stopped_by_kill_and_resumed_play_the_same_games(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    done = dealer("values", "measure", *TINY, "--workers", "2", "--out", str(whole))
+    assert done.returncode == 0, done.stderr
+    assert "Wazir" in done.stdout
+    check_games_are_the_seed_s(whole)
+
+    killed = tmp_path / "killed.jsonl"
+    process = subprocess.Popen([*DEALER, "values", "measure", *TINY, "--workers", "1", "--out", str(killed)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    ends = time.monotonic() + 120
+    while (not killed.exists() or len(game_lines(killed)) < 4) and time.monotonic() < ends:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    before = game_lines(killed)
+    assert 4 <= len(before) < 22, "the run was to be stopped part-way"
+    resumed = dealer("values", "measure", *TINY, "--workers", "1", "--out", str(killed))
+    assert resumed.returncode == 0, resumed.stderr
+    after = game_lines(killed)
+    assert after[:len(before)] == before  # nothing lost or rewritten
+    check_games_are_the_seed_s(killed, sample=0)
+    key = lambda g: (g["matchup"], g["index"])  # noqa: E731
+    assert sorted((key(g), g["score"], g["plies"]) for g in after) == \
+        sorted((key(g), g["score"], g["plies"]) for g in game_lines(whole))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_measurement_on_a_ray_cluster_started_by_ray_start(tmp_path):
+    ray = Path(sys.executable).with_name("ray")
+    if not ray.exists():
+        pytest.skip("the ray command is not beside this Python")
+    port = _free_port()
+    env = {**os.environ, "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    short = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay under 108 bytes
+    head = subprocess.Popen([str(ray), "start", "--head", "--block", "--port", str(port), "--num-cpus", "2",
+                             "--disable-usage-stats", "--include-dashboard", "false", "--temp-dir", short],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for_port(port, 90)
+        out = tmp_path / "cluster.jsonl"
+        done = dealer("values", "measure", *TINY, "--address", f"127.0.0.1:{port}", "--out", str(out),
+                      env={"RAY_AUTH_TOKEN": env["RAY_AUTH_TOKEN"]})
+        assert done.returncode == 0, done.stderr
+        check_games_are_the_seed_s(out, sample=2)
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        head.wait(60)
+        shutil.rmtree(short, ignore_errors=True)
+
+
+def _wait_for_port(port: int, seconds: float) -> None:
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"ray start --head did not listen on {port} in {seconds} s")
+
+
+def test_an_unreachable_cluster_is_one_line(tmp_path):
+    done = dealer("values", "measure", "--piece", "wazir", "--games", "1", "--address", "127.0.0.1:9",
+                  "--out", str(tmp_path / "r.jsonl"), timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "127.0.0.1:9" in done.stderr
+
+
+def test_the_table_is_what_the_results_file_gives(tmp_path):
+    source = Path(__file__).parents[2] / "dealers_chess" / "assets" / "values" / "results-8x8.jsonl.gz"
+    if not source.exists():
+        pytest.skip("no shipped results yet")
+    table = tmp_path / "table.toml"
+    done = dealer("values", "table", str(source), "--out", str(table))
+    assert done.returncode == 0, done.stderr
+    shipped = (source.parent / "table-8x8.toml").read_text()
+    import tomllib
+
+    mine, theirs = tomllib.loads(table.read_text()), tomllib.loads(shipped)
+    assert mine["piece"] == theirs["piece"]
