@@ -15,6 +15,7 @@ from dealers_chess.engine.board import Board
 from dealers_chess.pieces.catalogue import PieceDef
 
 TABLE_NAME = "table-{board}.toml"
+MAX_MARGIN = 0.75  # a measurement is shown and dealt by once its 95 % interval is at most +- this many Pawns
 
 
 def _folder() -> Path:
@@ -31,17 +32,20 @@ def shipped_table(board_label: str) -> dict:
 
 
 def measured_value(piece: PieceDef, board: Board) -> float | None:
-    """The shipped measurement of this piece on this board, if it moves as it did when measured."""
+    """The shipped measurement of this piece on this board, if it is precise enough to use (measured_row)."""
+    row = measured_row(piece, board)
+    return None if row is None else row["value"]
+
+
+def measured_row(piece: PieceDef, board: Board, precise_only: bool = True) -> dict | None:
+    """value, low, high, games ... of the shipped measurement of this piece, if it moves as it did when
+    measured and (precise_only) its interval is within MAX_MARGIN; else None."""
     row = shipped_table(board.label)["piece"].get(piece.id)
     if row is None or row.get("betza") != piece.betza:
         return None
-    return row["value"]
-
-
-def measured_row(piece: PieceDef, board: Board) -> dict | None:
-    """value, low, high, games ... of the shipped measurement (as measured_value decides), or None."""
-    row = shipped_table(board.label)["piece"].get(piece.id)
-    return row if row is not None and row.get("betza") == piece.betza else None
+    if precise_only and (row["high"] - row["low"]) / 2 > MAX_MARGIN:
+        return None
+    return row
 
 
 def shipped_results(board_label: str, nodes: int, seed: int) -> Path | None:

@@ -170,14 +170,16 @@ def value_margin(piece: PieceDef, board: Board = DEFAULT_BOARD) -> float | None:
 
 
 def value_rows(pieces: list[PieceDef], board: Board = DEFAULT_BOARD) -> list[dict]:
-    """For `dealer values`: each piece's model value and its shipped measurement (None where there is none)."""
+    """For `dealer values`: each piece's model value, its shipped measurement (None where there is none) and
+    the value used (the measurement once its interval is narrow enough, else the model's)."""
     from dealers_chess.engine.measure.table import measured_row
 
     rows = []
     for piece in pieces:
-        row = measured_row(piece, board)
+        row = measured_row(piece, board, precise_only=False)
         measured = None if row is None else {k: row[k] for k in ("value", "low", "high", "games", "matchup")}
         rows.append({"id": piece.id, "name": piece.name, "group": piece.group.value, "betza": piece.betza,
                      "model": model_piece_value(piece, board), "measured": measured,
-                     "value": piece_value(piece, board)})
+                     "value": piece_value(piece, board), "uses": "model" if value_margin(piece, board) is None
+                     else "measured"})
     return rows

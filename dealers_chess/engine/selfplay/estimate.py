@@ -108,16 +108,18 @@ def _solve(results: Results, units: dict[str, np.ndarray], draws: dict[str, np.n
 
     scale = np.maximum(pawns_ahead("scale"), 0.02)  # Pawn odds that lost would say nothing: kept just above 0
     values: dict[str, np.ndarray] = {PAWN: np.ones(size)}
-    for matchup in results.matchups.values():
-        if matchup.form == "scale" or matchup.id not in units:
-            continue
-        if any((GUARD if p == KING else p) not in values for p in matchup.needs):
-            continue  # its yardstick is not measured (yet)
-        known = {p: values[GUARD if p == KING else p] for p in matchup.needs}
-        gap = pawns_ahead(matchup.id) / scale
-        count = dict(matchup.terms)[matchup.target]
-        rest = sum(((n * known[p]) for p, n in matchup.terms if p != matchup.target), np.zeros(size))
-        values[matchup.target] = (gap - rest) / count
+    waiting = [m for m in results.matchups.values() if m.form != "scale" and m.id in units]
+    while waiting:  # each matchup once the values it needs are known, whatever order the file has them in
+        ready = [m for m in waiting if all((GUARD if p == KING else p) in values for p in m.needs)]
+        if not ready:
+            break  # the rest need a yardstick that is not measured (yet)
+        for matchup in ready:
+            known = {p: values[GUARD if p == KING else p] for p in matchup.needs}
+            gap = pawns_ahead(matchup.id) / scale
+            count = dict(matchup.terms)[matchup.target]
+            rest = sum(((n * known[p]) for p, n in matchup.terms if p != matchup.target), np.zeros(size))
+            values[matchup.target] = (gap - rest) / count
+            waiting.remove(matchup)
     if GUARD in values and any(m.form == "royal" for m in results.matchups.values()):
         values[KING] = values[GUARD]
     return values

@@ -22,7 +22,7 @@ PAWN = "standard-pawn"  # the unit: worth 1 by definition
 KING = "king"
 GUARD = "guard"  # the King's moves on a piece: what the King is worth, for the royals' scale
 YARDSTICKS = (None, "knight", "rook", "queen")  # what can stand in B's slot against a measured piece
-MAX_ODDS = 3  # at most this many Pawns dropped to even a matchup out (4 for the Queen's own)
+MAX_ODDS = 3  # at most this many Pawns dropped to even a matchup out
 LADDER = ("knight", "rook", "queen", "bishop")
 
 
@@ -214,11 +214,14 @@ def _yardstick(value: float, estimate) -> tuple[str | None, int]:
 
 def ladder(base: Base, catalogue: Catalogue) -> list[Matchup]:
     """The orthodox pieces, each from the ones before: N against 3 Pawns, R against N + 2 Pawns,
-    Q against R + 4 Pawns, and the Bishop pair against a Knight pair (one Bishop = half of it)."""
+    Q against R + N + a Pawn (A's Queen for B's Rook, A without its first Knight), and the Bishop pair
+    against a Knight pair (one Bishop = half of it)."""
     army = base_army(base, catalogue)
     knight = piece_matchup(base, catalogue, catalogue.get("knight"), None, yardstick=None, odds=3)
     rook = piece_matchup(base, catalogue, catalogue.get("rook"), None, yardstick="knight", odds=2)
-    a, b = _with_odds(base, _with(army, back={base.slot: "queen"}), _with(army, back={base.slot: "rook"}), 4)
+    first_knight = army.back.index("knight")
+    a = _with(army, back={base.slot: "queen", first_knight: None})
+    a, b = _with_odds(base, a, _with(army, back={base.slot: "rook"}), 1)
     queen = _matchup("piece:queen", "queen", "piece", a, b)
     pair = _matchup("pair:bishop", "bishop", "pair", army, _with(army, back=dict.fromkeys(base.bishops, "knight")))
     return [knight, rook, queen, pair]

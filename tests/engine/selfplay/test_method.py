@@ -55,7 +55,7 @@ def test_the_ladder_and_the_yardsticks_are_what_the_method_says():
     assert terms["scale"] == {"standard-pawn": 1}
     assert terms["piece:knight"] == {"knight": 1, "standard-pawn": -3}
     assert terms["piece:rook"] == {"rook": 1, "knight": -1, "standard-pawn": -2}
-    assert terms["piece:queen"] == {"queen": 1, "rook": -1, "standard-pawn": -4}
+    assert terms["piece:queen"] == {"queen": 1, "rook": -1, "knight": -1, "standard-pawn": -1}
     assert terms["pair:bishop"] == {"bishop": 2, "knight": -2}
     assert terms["piece:archbishop"] == {"archbishop": 1, "queen": -1, "standard-pawn": 2}  # A = Q - 2 + gap
     assert terms["royal:chef"] == {"chef": 1, "king": -1}
@@ -101,7 +101,7 @@ def test_values_follow_from_the_scores_through_the_pawn_odds_scale():
     found = estimate(results)
     assert found["knight"].value == pytest.approx(3.0)  # level against 3 Pawns
     assert found["rook"].value == pytest.approx(5.0)  # level against N + 2 Pawns
-    assert found["queen"].value == pytest.approx(10.0)  # a Pawn ahead of R + 4 Pawns
+    assert found["queen"].value == pytest.approx(10.0)  # a Pawn ahead of R + N + 1 Pawn
     assert found["archbishop"].value == pytest.approx(8.0)  # level against Q - 2 Pawns
     for measured in (found[p] for p in found if p != "standard-pawn"):
         assert measured.low < measured.value < measured.high
