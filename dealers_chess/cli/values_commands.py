@@ -11,7 +11,7 @@ import click
 from dealers_chess.cli.common import GameProgress, WholeNumber, catalogue_option, echo_json
 from dealers_chess.compute.ray_games import Cluster, check_reachable, play_games, stop
 from dealers_chess.engine.board import parse_board_size
-from dealers_chess.engine.measure.table import shipped_results
+from dealers_chess.engine.measure.table import MAX_MARGIN, shipped_results
 from dealers_chess.engine.measure.values import model_piece_value
 from dealers_chess.engine.selfplay.estimate import Measured, estimate, table_data
 from dealers_chess.engine.selfplay.imbalance import MeasureError, base_for, matchups_for
@@ -64,14 +64,15 @@ def values_command(ctx, sets, games_of, groups, piece_ids, board, as_json, catal
     if as_json:
         echo_json(rows)
         return
-    click.echo(f"{'id':20} {'group':6} {'model':>6} {'measured':>9} {'95 % interval':>15} {'games':>6}")
+    click.echo(f"{'id':20} {'group':6} {'model':>6} {'measured':>9} {'95 % interval':>15} {'games':>6}  uses")
     for row in rows:
         measured = row["measured"]
         shown = (f"{measured['value']:9.2f} {measured['low']:7.2f} - {measured['high']:5.2f} {measured['games']:6d}"
                  if measured else f"{'-':>9} {'':>15} {'':>6}")
-        click.echo(f"{row['id']:20} {row['group']:6} {row['model']:6.2f} {shown}")
-    count = sum(1 for row in rows if row["measured"])
-    click.echo(f"{len(rows)} pieces, {count} measured (docs/values.md says how)")
+        click.echo(f"{row['id']:20} {row['group']:6} {row['model']:6.2f} {shown}  {row['uses']}")
+    used = sum(1 for row in rows if row["uses"] == "measured")
+    click.echo(f"{len(rows)} pieces, {sum(1 for row in rows if row['measured'])} measured, {used} of them within "
+               f"+-{MAX_MARGIN} Pawn and used by cards and deals (docs/values.md)")
 
 
 @values_command.command("measure")
