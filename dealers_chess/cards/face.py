@@ -53,10 +53,10 @@ class FaceInfo:
 
     @property
     def value_text(self) -> str:
-        """'Value 7.9 ± 0.6' when measured by self-play, 'Value ≈ 6.9' for the model's estimate."""
+        """The band's value in Pawns: '7.9 ± 0.6' measured by self-play, '≈ 6.9' the model's estimate."""
         if self.margin is None:
-            return f"Value \u2248 {self.value:.1f}"
-        return f"Value {self.value:.1f} \u00b1 {self.margin:.1f}"
+            return f"\u2248 {self.value:.1f}"
+        return f"{self.value:.1f} \u00b1 {self.margin:.1f}"
 
 
 def card_face(info: FaceInfo, picture_aspect: float | None = None) -> Drawing:

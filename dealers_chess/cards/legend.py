@@ -25,7 +25,7 @@ from dealers_chess.cards.text import fit_line, fit_text
 from dealers_chess.cards.theme import NEUTRAL
 
 C = 13.0  # a sample square
-VALUE_NOTE = "Value 7.9 \u00b1 0.6: measured in self-play (95 % range); \u2248 6.9: a formula's estimate."
+VALUE_NOTE = "Value in Pawns: 7.9 \u00b1 0.6 measured in play (95 %); \u2248 6.9 estimated."
 INK = (0.08, 0.08, 0.08)
 Sample = Callable[[], list[Item]]
 

@@ -163,17 +163,26 @@ def test_a_user_piece_with_too_much_text_is_refused_naming_it() -> None:
 
 
 
+def test_the_band_says_whether_a_value_is_measured_or_the_model_s() -> None:
+    knight = CATALOGUE.get("knight")
+    assert FaceInfo(knight, 3.0, "Starter", 1, 1).value_text == "\u2248 3.0"
+    assert FaceInfo(knight, 3.14, "Starter", 1, 1, margin=0.42).value_text == "3.1 \u00b1 0.4"
+
+
 def test_every_name_the_catalogue_accepts_fits_the_name_band_beside_the_widest_value() -> None:
     from dataclasses import replace
 
     from dealers_chess.pieces.card_name import NAME_ROOM_PT, NAME_SMALLEST_PT, name_fits_card, name_width_pt
 
     widest_value = 100.0  # the catalogue's largest fixed value; the model's stays under 70
-    right = text_width_pt(f"Value {widest_value:.1f}", Font.REGULAR, 8.0)
+    widest_texts = (FaceInfo(CATALOGUE.get("knight"), widest_value, "Starter", 1, 1).value_text,  # the model's
+                    FaceInfo(CATALOGUE.get("knight"), 99.9, "Starter", 1, 1, margin=9.9).value_text)  # measured
+    right = max(text_width_pt(text, Font.REGULAR, 8.0) for text in widest_texts)
     assert RIGHT - LEFT - 12 - right - 8 >= NAME_ROOM_PT  # the band's room is at least the catalogue's limit
     for name in ("Grand Imperial Chancellor of the", "MMMMMMMMMMMMMMMMMMMMMMM", "Wazir" * 8):
         assert name_width_pt(name, 8.0) == pytest.approx(text_width_pt(name, Font.BOLD, 8.0))  # the same metrics
         if name_fits_card(name):
             card_face(FaceInfo(replace(CATALOGUE.get("knight"), name=name), widest_value, "Starter", 1, 1))
+            card_face(FaceInfo(replace(CATALOGUE.get("knight"), name=name), 99.9, "Starter", 1, 1, margin=9.9))
         else:
             assert name_width_pt(name, NAME_SMALLEST_PT) > NAME_ROOM_PT
