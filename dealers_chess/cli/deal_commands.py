@@ -110,7 +110,7 @@ def _play_out(fen: str, game_id: str, catalogue: Catalogue, games: int, nodes: i
     from dealers_chess.cli.common import GameProgress
     from dealers_chess.compute.ray_games import Cluster, play_games, stop
     from dealers_chess.engine.game import load_game
-    from dealers_chess.engine.measure.table import pawn_odds_score
+    from dealers_chess.engine.measure.table import pawn_logit
     from dealers_chess.engine.selfplay.playout import playout_tasks, verdict
 
     game = load_game(game_id)
@@ -122,7 +122,7 @@ def _play_out(fen: str, game_id: str, catalogue: Catalogue, games: int, nodes: i
                        progress.counting(lambda line: scores.__setitem__(line["index"], line["score"])))
         finally:
             stop()
-    found = verdict(scores, pawn_odds_score(game.board.label))
+    found = verdict(scores, pawn_logit(game.board.label))
     if not quiet:
         click.echo(f"Playout ({found.games} games at {nodes} nodes a move): {found.line()}")
     return {"games": found.games, "points": found.points, "score": round(found.score, 3),

@@ -57,6 +57,6 @@ def shipped_results(board_label: str, nodes: int, seed: int) -> Path | None:
     return path if path.exists() else None
 
 
-def pawn_odds_score(board_label: str) -> float | None:
-    """The score of Pawn odds in the shipped measurement for a board (the scale of a score in Pawns)."""
-    return shipped_table(board_label)["settings"].get("pawn_odds_score")
+def pawn_logit(board_label: str) -> float | None:
+    """The logit one Pawn of odds is worth in the shipped measurement for a board (a score's scale in Pawns)."""
+    return shipped_table(board_label)["settings"].get("pawn_logit")

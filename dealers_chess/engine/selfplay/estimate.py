@@ -1,7 +1,8 @@
 """Values from a results file: each matchup's score in Pawns, solved piece by piece, with bootstrap intervals.
 
-A matchup's score s (A's points per game) says how many Pawns A is ahead: logit(s) / logit(s_pawn),
-where s_pawn is the score of Pawn odds measured in the same run (the scale). Its terms then give the
+A matchup's score s (A's points per game) says how many Pawns A is ahead: logit(s) / k, where k, the
+logit a Pawn is worth, is fitted to the Pawn-odds matchups of the same run (one and three Pawns:
+weighted least squares through 0, each weighted by its games s(1-s)). Its terms then give the
 target's value from values solved before it. The 95 % interval comes from 2,000 bootstrap runs that
 resample each matchup's games a pair at a time (both colours of one start together), redoing the
 whole chain, so a yardstick's own uncertainty is carried into every value measured against it.
@@ -47,6 +48,25 @@ def _units(scores: dict[int, float]) -> np.ndarray:
     return np.array([[sum(p) / len(p), len(p)] for p in pairs.values()], dtype=float).reshape(-1, 2)
 
 
+def _pawn_logit(results: Results, units: dict[str, np.ndarray], draws: dict[str, np.ndarray] | None) -> np.ndarray:
+    """k: the logit one Pawn of odds is worth, fitted through 0 to every Pawn-odds matchup with games."""
+    top, bottom = 0.0, 0.0
+    for matchup in results.matchups.values():
+        if matchup.form != "scale" or matchup.id not in units:
+            continue
+        odds = dict(matchup.terms)[PAWN]
+        s, n = _scores(units[matchup.id], None if draws is None else draws[matchup.id])
+        weight = n * np.clip(s * (1 - s), 0.01, None)  # 1 / the variance of logit(s), by the delta method
+        top, bottom = top + weight * odds * _logit(s, n), bottom + weight * odds * odds
+    return np.asarray(top / bottom)
+
+
+def pawn_logit(results: Results) -> float:
+    """The fitted logit of one Pawn of odds, from all the games."""
+    units = {m: _units(results.scores(m)) for m in results.matchups if results.games.get(m)}
+    return float(_pawn_logit(results, units, None)[0])
+
+
 def units_of(results: Results, matchup: str) -> np.ndarray:
     return _units(results.scores(matchup))
 
@@ -67,17 +87,19 @@ def _scores(units: np.ndarray, draws: np.ndarray | None) -> tuple[np.ndarray, np
     return points / np.maximum(games, 1), games
 
 
-def estimate(results: Results) -> dict[str, Measured]:
-    """Every value the file's games measure, in the order its matchups were recorded."""
-    scale = results.matchups.get("scale")
-    if scale is None or not results.games.get("scale"):
-        return {}
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
+def bootstrap_values(results: Results, rng: np.random.Generator) -> tuple[dict, dict]:
+    """(each value from all the games, each value in every bootstrap run), arrays by piece id."""
     units = {m: _units(results.scores(m)) for m in results.matchups if results.games.get(m)}
     draws = {m: rng.integers(0, len(u), size=(BOOTSTRAP, len(u))) for m, u in units.items()}
-    point = _solve(results, units, None)
-    spread = _solve(results, units, draws)
-    score, games = _scores(units["scale"], None)
+    return _solve(results, units, None), _solve(results, units, draws)
+
+
+def estimate(results: Results) -> dict[str, Measured]:
+    """Every value the file's games measure, with its 95 % interval and the games of its matchup."""
+    if not any(results.games.get(m.id) for m in results.matchups.values() if m.form == "scale"):
+        return {}
+    point, spread = bootstrap_values(results, np.random.default_rng(BOOTSTRAP_SEED))
+    score, games = _scores(units_of(results, "scale"), None)
     found = {PAWN: Measured(PAWN, 1.0, 1.0, 1.0, int(games[0]), float(score[0]), "scale")}  # the unit
     for piece, value in point.items():
         matchup = _measuring(results, GUARD if piece == KING else piece)
@@ -86,7 +108,7 @@ def estimate(results: Results) -> dict[str, Measured]:
         samples = spread[piece]
         samples = samples[np.isfinite(samples)]
         low, high = np.quantile(samples, [(1 - LEVEL) / 2, (1 + LEVEL) / 2]) if len(samples) else (-math.inf,) * 2
-        score, games = _scores(units[matchup.id], None)
+        score, games = _scores(units_of(results, matchup.id), None)
         found[piece] = Measured(piece, float(value[0]), float(low), float(high), int(games[0]),
                                 float(score[0]), matchup.id)
     return found
@@ -106,7 +128,7 @@ def _solve(results: Results, units: dict[str, np.ndarray], draws: dict[str, np.n
         s, n = _scores(units[matchup_id], None if draws is None else draws[matchup_id])
         return _logit(s, n)
 
-    scale = np.maximum(pawns_ahead("scale"), 0.02)  # Pawn odds that lost would say nothing: kept just above 0
+    scale = np.maximum(_pawn_logit(results, units, draws), 0.02)  # Pawn odds that lost say nothing: kept above 0
     values: dict[str, np.ndarray] = {PAWN: np.ones(size)}
     waiting = [m for m in results.matchups.values() if m.form != "scale" and m.id in units]
     while waiting:  # each matchup once the values it needs are known, whatever order the file has them in
@@ -147,6 +169,7 @@ def table_data(results: Results, found: dict[str, Measured], results_name: str) 
                      "ladder_games": games_wanted(next(iter(results.matchups.values())), 1) if results.matchups else 0,
                      "interval": f"{LEVEL:.0%} bootstrap, {BOOTSTRAP} resamples of game pairs",
                      "pawn_odds_score": round(_scores(units_of(results, "scale"), None)[0][0], 4),
+                     "pawn_logit": round(pawn_logit(results), 4),
                      "results": results_name, "method": "docs/values.md"},
         "piece": dict(sorted(pieces.items())),
     }

@@ -177,10 +177,15 @@ def _with_odds(base: Base, a: Army, b: Army, odds: int) -> tuple[Army, Army]:
     return (_dropped(base, a, odds), b) if odds > 0 else (a, _dropped(base, b, -odds))
 
 
-def scale_matchup(base: Base, catalogue: Catalogue) -> Matchup:
-    """Pawn odds: the whole army against the army without its f-pawn. Its score is one Pawn's worth."""
+SCALE_ODDS = (1, 3)  # the Pawn odds the scale is measured at: the f-pawn, and the f-, c- and b-pawns
+
+
+def scale_matchups(base: Base, catalogue: Catalogue) -> list[Matchup]:
+    """Pawn odds: the whole army against the army without its f-pawn (and without three Pawns, which pins
+    the scale down with fewer games: a score further from 50 %). Their scores are what a Pawn is worth."""
     army = base_army(base, catalogue)
-    return _matchup("scale", PAWN, "scale", army, _dropped(base, army, 1))
+    return [_matchup("scale" if odds == 1 else f"scale:{odds}", PAWN, "scale", army, _dropped(base, army, odds))
+            for odds in SCALE_ODDS]
 
 
 def piece_matchup(base: Base, catalogue: Catalogue, piece: PieceDef, estimate, yardstick: str | None = "auto",
@@ -251,7 +256,7 @@ def pawn_matchup(base: Base, catalogue: Catalogue, piece: PieceDef, estimate) ->
 def matchups_for(pieces: list[PieceDef], base: Base, catalogue: Catalogue, estimate) -> list[Matchup]:
     """The scale, the ladder, and one matchup for each piece (and for the Guard when a royal needs it),
     each after the matchups it needs."""
-    chosen = [scale_matchup(base, catalogue), *ladder(base, catalogue)]
+    chosen = [*scale_matchups(base, catalogue), *ladder(base, catalogue)]
     done = {m.target for m in chosen}
     wanted = list(pieces)
     if any(p.group is Group.ROYAL for p in pieces) and GUARD in catalogue:

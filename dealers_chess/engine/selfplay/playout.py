@@ -3,7 +3,7 @@
 Game 2k has the dealt White army move first as White; game 2k+1 plays the same armies with the board
 turned round, so the dealt Black army moves first. Scores are the dealt White army's. The interval
 is the normal one over pairs of games; in Pawns the score reads as the Pawn-odds scale of the
-package's measured table says (logit of the score over logit of Pawn odds' score).
+package's measured table says (the score's logit over the logit one Pawn of odds is worth).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class Verdict:
         return text + ": neither army is measurably stronger."
 
 
-def verdict(scores: dict[int, float], pawn_odds_score: float | None) -> Verdict:
+def verdict(scores: dict[int, float], pawn_logit: float | None) -> Verdict:
     """The verdict on a playout's scores (game index -> the dealt White army's points)."""
     pairs: dict[int, list[float]] = {}
     for index, score in scores.items():
@@ -89,7 +89,7 @@ def verdict(scores: dict[int, float], pawn_odds_score: float | None) -> Verdict:
     spread = (sum((m - score) ** 2 for m in means) / (len(means) - 1)) ** 0.5 if len(means) > 1 else 0.5
     margin = 1.96 * spread / math.sqrt(max(len(means), 1))
     pawns = None
-    if pawn_odds_score is not None and 0.5 < pawn_odds_score < 1 and games:
+    if pawn_logit is not None and pawn_logit > 0 and games:
         clipped = min(max(score, 0.5 / games), 1 - 0.5 / games)
-        pawns = math.log(clipped / (1 - clipped)) / math.log(pawn_odds_score / (1 - pawn_odds_score))
+        pawns = math.log(clipped / (1 - clipped)) / pawn_logit
     return Verdict(points, games, max(0.0, score - margin), min(1.0, score + margin), pawns)

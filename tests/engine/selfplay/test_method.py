@@ -41,8 +41,8 @@ def starter_plan():
 def test_every_starter_piece_has_one_matchup_after_the_ones_it_needs():
     plan = starter_plan()
     targets = [m.target for m in plan]
-    assert targets[:5] == ["standard-pawn", "knight", "rook", "queen", "bishop"]
-    assert sorted(targets) == sorted(p.id for p in CATALOGUE.select(sets=["starter"])
+    assert targets[:6] == ["standard-pawn", "standard-pawn", "knight", "rook", "queen", "bishop"]
+    assert sorted(targets[1:]) == sorted(p.id for p in CATALOGUE.select(sets=["starter"])
                                                                 if p.id != "king")
     seen = {"standard-pawn"}
     for matchup in plan:
@@ -52,7 +52,7 @@ def test_every_starter_piece_has_one_matchup_after_the_ones_it_needs():
 
 def test_the_ladder_and_the_yardsticks_are_what_the_method_says():
     terms = {m.id: dict(m.terms) for m in starter_plan()}
-    assert terms["scale"] == {"standard-pawn": 1}
+    assert terms["scale"] == {"standard-pawn": 1} and terms["scale:3"] == {"standard-pawn": 3}
     assert terms["piece:knight"] == {"knight": 1, "standard-pawn": -3}
     assert terms["piece:rook"] == {"rook": 1, "knight": -1, "standard-pawn": -2}
     assert terms["piece:queen"] == {"queen": 1, "rook": -1, "knight": -1, "standard-pawn": -1}
@@ -94,7 +94,7 @@ def _results_with(scores: dict[str, list[float]]) -> Results:
 
 
 def test_values_follow_from_the_scores_through_the_pawn_odds_scale():
-    pawn_odds = [1, 1, 1, 0.5, 1, 0, 1, 1, 0.5, 1] * 8  # 70 %
+    pawn_odds = [1, 1, 1, 0.5, 1, 0, 1, 1, 0.5, 1] * 8  # 80 %
     level = [1, 1, 0, 0, 0.5, 0.5, 1, 0] * 10  # 50 %, pairs that differ
     results = _results_with({"scale": pawn_odds, "piece:knight": level, "piece:rook": level,
                              "piece:queen": pawn_odds, "piece:archbishop": level})
@@ -108,6 +108,18 @@ def test_values_follow_from_the_scores_through_the_pawn_odds_scale():
     # the archbishop's interval carries the queen's, which carries the rook's and the knight's
     assert found["archbishop"].half_width > found["queen"].half_width > found["knight"].half_width
     assert found["knight"].games == 80
+
+
+def test_the_pawn_is_fitted_to_one_and_three_pawn_odds_together():
+    from dealers_chess.engine.selfplay.estimate import pawn_logit
+
+    one = [1, 1, 1, 0.5, 1, 0, 1, 1, 0.5, 1] * 8  # 80 %: logit 1.39
+    three = [1] * 70 + [0] * 10  # 87.5 %: logit 1.95, 0.65 a Pawn
+    k_one, k_three = math.log(0.8 / 0.2), math.log(0.875 / 0.125) / 3
+    both = pawn_logit(_results_with({"scale": one, "scale:3": three}))
+    assert min(k_one, k_three) < both < max(k_one, k_three)
+    assert abs(both - k_three) < abs(both - k_one)  # three Pawns' odds weigh more (odds squared)
+    assert pawn_logit(_results_with({"scale": one})) == pytest.approx(k_one)
 
 
 def test_the_interval_narrows_as_games_come_in():
@@ -171,9 +183,9 @@ def test_a_deal_turned_round_is_a_legal_start_and_turns_back():
 
 
 def test_the_playout_verdict_says_which_army_is_stronger():
-    strong = verdict({i: 1.0 if i % 4 else 0.5 for i in range(40)}, 0.65)
+    strong = verdict({i: 1.0 if i % 4 else 0.5 for i in range(40)}, math.log(0.65 / 0.35))
     assert strong.low > 0.5 and "White's army is stronger" in strong.line() and strong.pawns > 2
-    level = verdict({i: [1.0, 0.0][i % 2] for i in range(40)}, 0.65)
+    level = verdict({i: [1.0, 0.0][i % 2] for i in range(40)}, math.log(0.65 / 0.35))
     assert "neither army" in level.line() and level.pawns == pytest.approx(0)
     assert math.isclose(level.score, 0.5)
     assert np.isfinite(verdict({0: 0.0, 1: 0.0}, None).low)
