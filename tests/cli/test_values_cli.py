@@ -20,7 +20,8 @@ from dealers_chess.engine.game import default_catalogue, load_game
 from dealers_chess.engine.selfplay.play import GameTask, play_game
 from dealers_chess.engine.selfplay.results import read_results, tasks_to_play
 
-TINY = ["--piece", "wazir", "--games", "1", "--nodes", "16", "--seed", "5", "--fresh"]  # 22 games of a few plies
+TINY = ["--piece", "wazir", "--games", "1", "--nodes", "16", "--seed", "5", "--fresh"]  # games of a few plies
+TINY_GAMES = 6 * 4 + 2  # the two Pawn-odds scales and the four ladder matchups at 4 games, the Wazir's pair
 DEALER = [sys.executable, "-m", "dealers_chess"]
 
 
@@ -37,7 +38,7 @@ def check_games_are_the_seed_s(path: Path, sample: int = 3) -> None:
     """Every game is there once, and a few of them are the games the task alone gives (played here again)."""
     results = read_results(path)
     games = game_lines(path)
-    assert len({(g["matchup"], g["index"]) for g in games}) == len(games) == 22
+    assert len({(g["matchup"], g["index"]) for g in games}) == len(games) == TINY_GAMES
     assert tasks_to_play(results, list(results.matchups.values()), 1) == []
     catalogue = default_catalogue()
     for line in games[:sample]:
@@ -64,13 +65,15 @@ def test_values_shows_the_model_and_the_measurement_side_by_side():
     assert text.returncode == 0 and "model" in text.stdout and "king" in text.stdout
 
 
-def test_a_measurement_on_this_machine_and_one_stopped_by_kill_and_resumed_play_the_same_games(tmp_path):
+def test_a_measurement_on_every_core_plays_each_game_once_as_its_task_says(tmp_path):
     whole = tmp_path / "whole.jsonl"
     done = dealer("values", "measure", *TINY, "--workers", "2", "--out", str(whole))
     assert done.returncode == 0, done.stderr
-    assert "Wazir" in done.stdout
+    assert "Wazir" in done.stdout and "Measuring" in done.stderr
     check_games_are_the_seed_s(whole)
 
+
+def test_a_measurement_killed_part_way_resumes_without_losing_or_repeating_a_game(tmp_path):
     killed = tmp_path / "killed.jsonl"
     process = subprocess.Popen([*DEALER, "values", "measure", *TINY, "--workers", "1", "--out", str(killed)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -80,15 +83,13 @@ def test_a_measurement_on_this_machine_and_one_stopped_by_kill_and_resumed_play_
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     before = game_lines(killed)
-    assert 4 <= len(before) < 22, "the run was to be stopped part-way"
+    assert 4 <= len(before) < TINY_GAMES, "the run was to be stopped part-way"
     resumed = dealer("values", "measure", *TINY, "--workers", "1", "--out", str(killed))
     assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(before)} games already" in resumed.stderr
     after = game_lines(killed)
     assert after[:len(before)] == before  # nothing lost or rewritten
-    check_games_are_the_seed_s(killed, sample=0)
-    key = lambda g: (g["matchup"], g["index"])  # noqa: E731
-    assert sorted((key(g), g["score"], g["plies"]) for g in after) == \
-        sorted((key(g), g["score"], g["plies"]) for g in game_lines(whole))
+    check_games_are_the_seed_s(killed, sample=2)  # and the same games a run never stopped plays
 
 
 def _free_port() -> int:
