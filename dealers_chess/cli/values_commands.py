@@ -132,7 +132,7 @@ def measure(pieces: list[PieceDef], catalogue: Catalogue, board: str, games: int
             writer.append(settings.header())
         chosen = _record(plan, results, catalogue, writer, out)
         tasks = tasks_to_play(results, chosen, games)
-        targets = [m.target for m in chosen]
+        targets = list(dict.fromkeys(m.target for m in chosen))
         click.echo(f"{len(targets)} matchups, {results.game_count} games already in {out}, {len(tasks)} to play "
                    f"at {nodes} nodes a move", err=True)
         try:
