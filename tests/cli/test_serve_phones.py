@@ -13,47 +13,27 @@ from collections import defaultdict
 
 import pytest
 
-from tests.cli.browser import DEALER, NEEDS_CHROMIUM, SCREENSHOTS, open_board, wait_for_moves
+from tests.cli.browser import (
+    DEALER,
+    NEEDS_CHROMIUM,
+    PHONE,
+    SCREENSHOTS,
+    centres,
+    open_board,
+    opened,
+    touch,
+    under,
+    wait_for_moves,
+)
 
 pytestmark = NEEDS_CHROMIUM
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 SCHOLARS_MATE = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
 SQUARE = re.compile(r"[a-p]\d{1,2}")
 
 
-def opened(browser, server, seat: str | None, device: dict):
-    """A page of its own (its own sessionStorage, as on a phone of its own) on the seat's link."""
-    context = browser.new_context(**device)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    open_board(page, server, seat)
-    page.problems = problems  # type: ignore[attr-defined]
-    return context, page
-
-
-def centres(page) -> dict[str, tuple[float, float]]:
-    """Each square's centre on the screen, measured in one step (the board may be drawn again at any moment)."""
-    return {square: (x, y) for square, x, y in page.evaluate(
-        "() => [...document.querySelectorAll('[data-square]')].map(n => { const r = n.getBoundingClientRect();"
-        " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
-
-
 def targets(page) -> set[str]:
     return set(page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => n.dataset.target)"))
-
-
-def under(page, point: tuple[float, float]) -> str | None:
-    """The board square whose group is the topmost thing at a point of the screen (None: something covers it)."""
-    return page.evaluate("([x, y]) => { const hit = document.elementFromPoint(x, y);"
-                         " const square = hit && hit.closest('[data-square]');"
-                         " return square && square.dataset.square; }", list(point))
-
-
-def touch(page, square: str, where: dict[str, tuple[float, float]]) -> None:
-    assert under(page, where[square]) == square, f"{square} is covered"
-    page.touchscreen.tap(*where[square])
 
 
 def drag(page, frm: str, to: str) -> None:

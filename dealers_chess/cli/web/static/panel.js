@@ -265,21 +265,26 @@ export function drawChoice(answer) {
     for (const event of ["focus", "mouseenter"]) button.addEventListener(event, () => previewChoice(option));
     options.append(button);
   }
+  const card = $("choice-card");
+  if (!dialog.open) ["src", "data-source"].forEach((name) => card.removeAttribute(name)); // no card of the last one
+  card.hidden = !choice.options.some((option) => option.piece);
   previewChoice(choice.options.find((option) => option.piece) || null);
   if (!dialog.open) dialog.showModal();
 }
 
 function previewChoice(option) {
-  // a promotion's options show the card of the piece each makes, so a player can check what it does
+  // a promotion's options show the card of the piece each makes, so a player can check what it does. The card's
+  // box keeps its size (board.css) and the card shown stays until the next one has come, so no option ever moves
+  // under a finger: a tap on a phone sends mouseenter just before its click
   const card = $("choice-card");
-  if (!(option && option.piece)) {
-    card.hidden = true;
-    card.removeAttribute("data-source");
-    return;
-  }
+  if (!(option && option.piece)) return;
   card.alt = `the card of ${option.key}: ${option.text}`;
   const source = `/card/${option.piece}.svg`;
-  if (card.dataset.source !== source) loadFace(card, source, null);
+  if (card.dataset.source === source) return;
+  card.dataset.source = source;
+  image(source).then((found) => {
+    if (card.dataset.source === source && found.url) card.src = found.url;
+  });
 }
 
 export function confirmThen(text, action) {
