@@ -333,8 +333,12 @@ class Session:
     def request_takeback(self, side: int) -> Report:
         """A side asks the other to take back its last move (and the reply to it, if the other side has moved since).
 
-        The request stands until the other side accepts or declines it, or a move is made.
+        The request stands until the other side accepts or declines it, or a move is made, or the game ends; once
+        the game is over (a mate too), no side may ask: the result stands, as on lichess.
         """
+        if self.result is not None:
+            raise SessionError(f"the game is over ({self.result.result.value}, {self.result.reason}): "
+                               "a takeback can no longer be asked for")
         if self.takeback is not None:
             raise SessionError(f"{side_name(self.takeback)} has already asked to take back a move")
         self._takeback_plies(side)

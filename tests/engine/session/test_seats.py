@@ -93,6 +93,21 @@ def test_undo_is_a_request_the_other_seat_accepts_or_declines():
         line(session, WHITE, "accept undo")
 
 
+def test_once_the_game_is_over_no_takeback_is_asked_for_even_after_a_mate_but_the_table_may_still_undo():
+    session = Session.new("chess")
+    for move in ("f2f3", "e7e5", "g2g4"):
+        seat_play(session, WHITE if session.turn == 0 else BLACK, move)
+    line(session, WHITE, "undo")  # a request that stands when the game ends goes with it
+    seat_play(session, BLACK, "d8h4")
+    assert session.result is not None and session.takeback is None
+    for seat in (WHITE, BLACK):
+        with pytest.raises(SessionError, match=r"the game is over \(0-1, checkmate\): a takeback can no longer"):
+            line(session, seat, "undo")
+    with pytest.raises(SessionError, match="no takeback has been asked for"):
+        line(session, WHITE, "accept undo")
+    assert line(session, BOTH, "undo")[0].startswith("took back 2... Qh4#")  # one device at the board: as before
+
+
 def test_against_the_computer_its_seat_follows_and_the_players_undo_is_at_once():
     session = Session.new("chess")
     session.set_computer(Computer.create("black", 0.05, 1))

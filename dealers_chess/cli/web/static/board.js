@@ -35,8 +35,13 @@ function setState(next) {
 }
 
 function news(before, after) {
-  // what the other player (or tab) just did, in words, for the page that did not do it
+  // what the other player (or tab) just did, in words, for the page that did not do it: a move, a takeback, an
+  // offer or request, and the answer to this page's own offer or request
   if (!before || after.version === before.version) return "";
+  return [boardNews(before, after), answerNews(before, after)].filter(Boolean).join(" · ");
+}
+
+function boardNews(before, after) {
   if (after.result && !before.result) return `Game over: ${after.result} (${after.reason})`;
   if (after.moves.length > before.moves.length && after.last_move) {
     const mover = otherSide(after.turn);
@@ -46,6 +51,24 @@ function news(before, after) {
   if (after.takeback && !before.takeback) return `${sideName(after.takeback)} asks to take back a move`;
   if (after.draw_offer && !before.draw_offer) return `${sideName(after.draw_offer)} offers a draw`;
   return "";
+}
+
+function answerNews(before, after) {
+  // a draw offer or takeback request that went away without ending the game or taking a move back: declined, or
+  // lapsed when a move was made instead
+  if (after.result || after.moves.length < before.moves.length) return "";
+  const moved = after.moves.length > before.moves.length, told = [];
+  const whose = (side) => (seated() && side === after.seat ? "your" : `${sideName(side)}'s`);
+  const offer = before.draw_offer, asker = before.takeback;
+  if (offer && !after.draw_offer) {
+    told.push(moved ? `${whose(offer)} draw offer lapsed with the move`
+      : `${sideName(otherSide(offer))} declines ${whose(offer)} draw offer`);
+  }
+  if (asker && !after.takeback) {
+    told.push(moved ? `${whose(asker)} takeback request lapsed with the move`
+      : `${sideName(otherSide(asker))} declines ${whose(asker)} takeback request`);
+  }
+  return told.map((text) => text[0].toUpperCase() + text.slice(1)).join(" · ");
 }
 
 function fromStream(next) {

@@ -118,9 +118,11 @@ export function drawStatus() {
 export function drawControls() {
   const state = ui.state, playing = !state.result, seat = seated(), side = mySide(), idle = watching();
   const myTurn = !seat || state.turn === state.seat;
-  $("undo").textContent = seat && !state.computer ? "Ask to take back" : "Undo";
-  const ownMoves = seat && !state.computer ? state.moves.length - (state.turn === state.seat ? 1 : 0) : 1;
-  $("undo").disabled = !state.can_undo || thinking() || idle || Boolean(state.takeback) || ownMoves < 1;
+  const asks = seat && !state.computer; // a seat's undo asks the other side: never once the game is over
+  $("undo").textContent = asks ? "Ask to take back" : "Undo";
+  const ownMoves = asks ? state.moves.length - (state.turn === state.seat ? 1 : 0) : 1;
+  $("undo").disabled = !state.can_undo || thinking() || idle || Boolean(state.takeback) || ownMoves < 1
+    || (asks && !playing);
   $("redo").hidden = seat;
   $("redo").disabled = !state.can_redo || thinking();
   $("battle").hidden = !state.battle || !myTurn || idle;
@@ -139,20 +141,22 @@ export function drawControls() {
 }
 
 function drawDrawButtons(state, playing, seat, side, idle) {
-  // the offer stands for the other side to accept or decline (or to answer by moving); an offer is answered by
-  // the other buttons, Accept (which asks first) and Decline, never by the offer button
+  // the offer stands for the other side to accept or decline (or to answer by moving): a bar under the board
+  // with Accept (which asks first) and Decline, as for a takeback request
   const offer = state.draw_offer;
   const answering = Boolean(offer) && playing && (!seat || offer !== state.seat) && !idle;
   $("draw").textContent = seat ? "Offer a draw" : `${sideName(side)} offers a draw`;
   $("draw").hidden = Boolean(offer) || Boolean(state.computer); // the computer answers an offer by moving
   $("draw").disabled = !playing || idle;
-  $("accept").hidden = !answering;
+  $("offer").hidden = !answering;
+  if (answering) $("offer-text").textContent = `${sideName(offer)} offers a draw.`;
   $("accept").textContent = offer ? `${sideName(otherSide(offer))} accepts the draw…` : "Accept draw";
-  $("decline").hidden = !answering;
+  $("decline").textContent = offer ? `${sideName(otherSide(offer))} declines` : "Decline draw";
 }
 
 function drawTakeback(state, seat, side) {
-  // the other side's takeback request: a bar under the board with Accept and Decline
+  // the other side's takeback request: a bar under the board with Accept and Decline; this side's own standing
+  // request or offer: a line saying it waits for the answer
   const asking = state.takeback;
   const answering = Boolean(asking) && (!seat || asking !== state.seat);
   $("request").hidden = !answering;
@@ -160,7 +164,12 @@ function drawTakeback(state, seat, side) {
     $("request-text").textContent = `${sideName(asking)} asks to take back a move.`;
     $("takeback-accept").textContent = `Accept: ${sideName(otherSide(asking))} takes it back`;
   }
-  $("asked").hidden = !(seat && asking === side);
+  const waiting = [];
+  if (seat && asking === side) waiting.push("You asked to take back your move");
+  if (seat && state.draw_offer === side) waiting.push("You offered a draw");
+  $("asked").hidden = !waiting.length;
+  $("asked").textContent = waiting.length ? `${waiting.join("; ")}: waiting for ${sideName(otherSide(side))}'s answer.`
+    : "";
 }
 
 export function drawHands(showHandCard) {
