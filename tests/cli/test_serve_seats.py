@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 
 from dealers_chess.cli.web.access import Access, own_names, qr_block, qr_lines
 from dealers_chess.cli.web.app import create_app
-from dealers_chess.cli.web.logs import OncePerMinute
+from dealers_chess.cli.web.logs import WEBSOCKET_REFUSED, OncePerMinute
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
 from dealers_chess.engine.game import game_files
@@ -113,6 +113,33 @@ def test_no_response_sets_a_cookie_and_without_a_key_nothing_is_served(seats):
         assert stranger.get(script.replace("board.js", other)).status_code == 404, other
 
 
+def test_every_refusal_under_api_is_json_with_a_reason_and_elsewhere_a_line_of_text(seats, monkeypatch):
+    table, pages, stranger = seats()
+    white = pages[Seat.WHITE]
+    refusals = {
+        "no route": white.get("/api/nothing"), "wrong method": white.get("/api/play"),
+        "no key": stranger.get("/api/state"), "too large": white.post("/api/play", content=b"{" * 5000,
+                                                                       headers={"Content-Type": "application/json"}),
+        "not json": white.post("/api/play", content=b"e4", headers={"Content-Type": "text/plain"}),
+        "foreign host": white.get("/api/state", headers={"Host": "evil.example"}),
+        "bad body": white.post("/api/play", json={"move": "e4"}),
+    }
+    statuses = {cause: (answer.status_code, answer.headers["content-type"]) for cause, answer in refusals.items()}
+    assert statuses == {cause: (status, "application/json") for cause, status in (
+        ("no route", 404), ("wrong method", 405), ("no key", 403), ("too large", 413), ("not json", 415),
+        ("foreign host", 421), ("bad body", 400))}
+    assert refusals["no route"].json() == {"error": "no such address: /api/nothing; the routes are in docs/web-api.md"}
+    assert refusals["wrong method"].json() == {"error": "GET is not taken here: /api/play takes POST"}
+    assert refusals["wrong method"].headers["allow"] == "POST"
+    elsewhere = white.get("/nothing")
+    assert (elsewhere.status_code, elsewhere.headers["content-type"]) == (404, "text/plain; charset=utf-8")
+    monkeypatch.setattr(Table, "refresh", lambda self: 1 / 0)  # a bug: said in one line, no traceback sent
+    failed = TestClient(white.app, base_url=ORIGIN, headers=white.headers, raise_server_exceptions=False)
+    answer = failed.get("/api/state")
+    assert answer.status_code == 500 and answer.json() == {"error": "the server failed (ZeroDivisionError): see its "
+                                                                    "terminal"}
+
+
 def test_the_board_of_an_earlier_move_and_the_pgn_so_far(seats):
     table, pages, _ = seats()
     both = pages[Seat.BOTH]
@@ -121,7 +148,9 @@ def test_the_board_of_an_earlier_move_and_the_pgn_so_far(seats):
     start, after = both.get("/api/board?ply=0").json(), both.get("/api/board?ply=2").json()
     assert start["last_squares"] == [] and start["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP")
     assert after["last_squares"] == ["e7", "e5"] and after["turn"] == "white" and len(after["squares"]) == 64
-    assert both.get("/api/board?ply=99").json()["fen"] == both.get("/api/state").json()["fen"]
+    assert both.get("/api/board?ply=3").json()["fen"] == both.get("/api/state").json()["fen"]
+    beyond = both.get("/api/board?ply=99")
+    assert (beyond.status_code, beyond.json()["error"]) == (400, "ply 99: the game has 3 moves so far; give 0 to 3")
     for bad in ("-1", "x", "", "1e3", "9999999"):
         assert both.get(f"/api/board?ply={bad}").status_code == 400
     pgn = both.get("/api/pgn")
@@ -273,4 +302,6 @@ def test_a_flood_of_malformed_requests_prints_one_line_per_cause(tmp_path):
         _, errors = server.communicate(timeout=20)
     lines = errors.splitlines()
     assert sum("Invalid HTTP request received" in line for line in lines) == 1
-    assert sum("Unsupported upgrade request" in line for line in lines) == 1 and len(lines) <= 3, lines
+    assert not any("WebSocket library" in line or "Unsupported upgrade" in line for line in lines), lines
+    assert sum(line.endswith(WEBSOCKET_REFUSED) for line in lines) == 1 and len(lines) <= 2, lines
+

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -57,6 +58,9 @@ class Endpoints:
         ply = request.query_params.get("ply", "")
         if not re.fullmatch(r"[0-9]{1,6}", ply) or int(ply) > MAX_PLY:
             return _refused("ply: give the number of moves played, 0 for the start (e.g. /api/board?ply=12)")
+        played = len(self.table.session.sans)
+        if int(ply) > played:
+            return _refused(f"ply {int(ply)}: the game has {played} moves so far; give 0 to {played}")
         return JSONResponse(board_view(self.table, int(ply)))
 
     def record(self, request: Request) -> Response:
@@ -130,7 +134,30 @@ def create_app(table: Table, access: Access) -> ASGIApp:
         Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Route(f"/static/{access.assets}/{{name}}", ends.asset),
     ]
-    return Guard(Starlette(routes=routes), access)
+    handlers = {HTTPException: _http_refusal, Exception: _failure}
+    return Guard(Starlette(routes=routes, exception_handlers=handlers), access)
+
+
+def _http_refusal(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take) as the API's: JSON under
+    /api/, a line of text elsewhere."""
+    assert isinstance(error, HTTPException)
+    headers = {name.lower(): value for name, value in (error.headers or {}).items()}
+    reasons = {404: f"no such address: {request.url.path[:80]}; the routes are in docs/web-api.md",
+               405: f"{request.method} is not taken here: {request.url.path[:80]} takes "
+                    f"{headers.get('allow', 'another method')}"}
+    return _refusal_at(request, error.status_code, reasons.get(error.status_code, str(error.detail)), headers)
+
+
+def _failure(request: Request, error: Exception) -> Response:
+    """A bug (never the user's input): said in one line, JSON under /api/; the traceback goes to the terminal."""
+    return _refusal_at(request, 500, f"the server failed ({type(error).__name__}): see its terminal", {})
+
+
+def _refusal_at(request: Request, status: int, reason: str, headers: dict[str, str]) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": reason}, status_code=status, headers=headers)
+    return Response(reason + "\n", status_code=status, media_type="text/plain", headers=headers)
 
 
 def _seat(request: Request) -> Seat:
