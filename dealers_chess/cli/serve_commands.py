@@ -22,6 +22,7 @@ from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, netwo
 from dealers_chess.engine.session.seats import Seat
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.printing.records import open_game
+from dealers_chess.printing.seat_keys import read_seat_keys, write_seat_keys
 
 DEFAULT_PORT = 8765
 NETWORK_WARNING = ("warning: anyone on your network who has one of these links can play in this game (the first "
@@ -37,6 +38,9 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
               help="Start from a saved deal (dealer deal --save FILE).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Continue the game saved in this record (by dealer play or dealer serve).")
+@click.option("--keep-keys", is_flag=True,
+              help="With --resume: the seat keys of the run that saved the record (kept beside it, readable by you "
+                   "only), so the players' addresses, QR codes and open pages work again; without it, new keys.")
 @click.option("--fen", help="Start from this position instead (docs/notation.md).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
@@ -51,8 +55,8 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
               help="The output folder whose render cache holds 3D pictures of the pieces (made by dealer kit).")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False), help=CATALOGUE_HELP)
 @computer_options
-def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
-                  computer, think, level) -> None:
+def serve_command(game, deal_file, resume_file, keep_keys, fen, save_file, clock, host, port, pictures_dir,
+                  catalogue_files, computer, think, level) -> None:
     """Serve the game as a web page: tap a piece to see its moves, tap a square (or drag the piece) to play.
 
     It prints the address to open, with a secret key for this run, for one device playing both
@@ -69,6 +73,8 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
     from dealers_chess.cli.web.table import Table
     from dealers_chess.pieces.catalogue import load_catalogue
 
+    if keep_keys and not resume_file:
+        raise click.UsageError("--keep-keys keeps the keys of the game --resume FILE continues: give --resume")
     catalogue_files = catalogue_files_given(catalogue_files)
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
     listener = _listen(host, port)  # first: a port that cannot be had leaves no record behind
@@ -81,7 +87,14 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
         raise
     table = Table(session, saver, Path(pictures_dir))
     network = _network(host)
-    access = Access.for_server(host, listener.getsockname()[1], network)
+    try:
+        access = Access.for_server(host, listener.getsockname()[1], network,
+                                   _kept_keys(saver.path) if keep_keys else None)
+        write_seat_keys(saver.path, {seat.value: access.key_for(seat) for seat in Seat})
+    except BaseException:
+        listener.close()
+        saver.release()
+        raise
     click.echo(f"{session.position.game.name}: every move is saved to {saver.path}")
     for line in _announcement(host, access, network):
         click.echo(line)
@@ -95,8 +108,14 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
         pass
     finally:
         _stop(table)
-        click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  "
-                   f"(or dealer play --resume {saver.path})")
+        click.echo(f"stopped; continue with: dealer serve --resume {saver.path} --keep-keys  (the same addresses; "
+                   f"or dealer play --resume {saver.path})")
+
+
+def _kept_keys(record: Path) -> dict[Seat, str]:
+    """The seat keys the last server of this record kept beside it."""
+    kept = read_seat_keys(record, tuple(seat.value for seat in Seat))
+    return {seat: kept[seat.value] for seat in Seat}
 
 
 def _server(config, table):

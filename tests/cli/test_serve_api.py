@@ -233,7 +233,8 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
         server.send_signal(signal.SIGTERM)
         out, err = server.communicate(timeout=20)
     assert server.returncode == 0 and err == ""
-    assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn  (or dealer play --resume g.pgn)")
+    assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn --keep-keys  (the same addresses; "
+                                   "or dealer play --resume g.pgn)")
     assert read_record(tmp_path / "g.pgn").moves == ("e4",) and not (tmp_path / ".g.pgn.lock").exists()
 
 

@@ -252,7 +252,7 @@ def test_serve_runs_an_own_game_file_streams_moves_and_stops_on_sigterm_with_a_s
     finally:
         if server.poll() is None:
             server.kill()
-    assert server.returncode == 0 and err == "" and out.strip().endswith("(or dealer play --resume g.pgn)")
+    assert server.returncode == 0 and err == "" and out.strip().endswith("or dealer play --resume g.pgn)")
     record = read_record(tmp_path / "g.pgn")  # read from another folder: the record names the game file in full
     assert record.moves == ("e4",) and record.tags["Variant"] == str((tmp_path / "mine.toml").resolve())
 
@@ -305,3 +305,31 @@ def test_a_flood_of_malformed_requests_prints_one_line_per_cause(tmp_path):
     assert not any("WebSocket library" in line or "Unsupported upgrade" in line for line in lines), lines
     assert sum(line.endswith(WEBSOCKET_REFUSED) for line in lines) == 1 and len(lines) <= 2, lines
 
+
+def test_resume_keeps_the_seat_keys_only_when_asked(tmp_path):
+    from tests.cli.browser import Server
+
+    first = Server(tmp_path, "chess", "--save", "g.pgn")
+    first.kill()
+    keys = tmp_path / ".g.pgn.keys"
+    assert keys.stat().st_mode & 0o777 == 0o600
+    kept = Server(tmp_path, "--resume", "g.pgn", "--keep-keys")
+    assert kept.key == first.key and kept.seat_urls == {seat: url.replace(first.origin, kept.origin)
+                                                        for seat, url in first.seat_urls.items()}
+    answer = urllib.request.urlopen(urllib.request.Request(f"{kept.origin}/api/state",
+                                                           headers={"X-Dealer-Key": first.key}), timeout=10)
+    assert json.load(answer)["seat"] == "both"  # an open page's key works again
+    kept.kill()
+    fresh = Server(tmp_path, "--resume", "g.pgn")
+    assert fresh.key != first.key and fresh.seat_urls["white"].split("=")[1] != first.seat_urls["white"].split("=")[1]
+    fresh.kill()
+    keys.unlink()
+    missing = subprocess.run([*DEALER, "serve", "--resume", "g.pgn", "--keep-keys", "--port", "0"], cwd=tmp_path,
+                             text=True, capture_output=True, timeout=60)
+    assert missing.returncode == 1 and missing.stderr.strip() == (
+        "error: no seat keys kept beside g.pgn (looked for .g.pgn.keys): run without --keep-keys for new keys "
+        "(and new addresses)")
+    alone = subprocess.run([*DEALER, "serve", "chess", "--keep-keys"], cwd=tmp_path, text=True, capture_output=True,
+                           timeout=60)
+    assert alone.returncode == 2 and "--keep-keys keeps the keys of the game --resume FILE continues" in alone.stderr
+    assert not (tmp_path / ".g.pgn.lock").exists()  # the refused run let go of the record
