@@ -44,13 +44,13 @@ class Server:
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         timer = threading.Timer(30, self.process.kill)
         timer.start()
-        lines = [self.process.stdout.readline() for _ in range(4)]  # the record; both sides; White's; Black's
+        lines = [self.process.stdout.readline() for _ in range(5)]  # the record; both sides; White; Black; Watch
         timer.cancel()
         assert lines[1].startswith("open http://127.0.0.1:"), (lines, self.process.stderr.read())
         self.url = lines[1].split()[1]
         self.origin = self.url.partition("/?")[0]
         self.key = self.url.partition("?key=")[2]
-        self.seat_urls = {line.split(":")[0].lower(): line.split()[1] for line in lines[2:4]}  # white, black
+        self.seat_urls = {line.split(":")[0].lower(): line.split()[1] for line in lines[2:5]}  # white, black, watch
         self.record = Path(self.folder, lines[0].rsplit(" ", 1)[1].strip())
 
     def kill(self) -> None:

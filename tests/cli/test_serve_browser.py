@@ -75,7 +75,7 @@ def test_a_dealt_game_is_played_to_mate_and_resumed_after_the_server_is_killed(s
     assert board_codes(page) == before and page.inner_text("#status") == "Black to move"
     play_line(page, MATE_LINE[5:], already=5)
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-    assert page.inner_text("#status") == "Game over: 0-1 (checkmate)"
+    assert page.inner_text("#status") == "Game over: Black wins by checkmate (0-1)"
     page.screenshot(path=str(SCREENSHOTS / "mate-8x8.png"), full_page=True)
     moves = dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(MATE_LINE), "--json")
     assert json.loads(moves)["outcome"]["result"] == "0-1"
@@ -274,7 +274,7 @@ def test_a_draw_offer_is_accepted_only_after_the_page_asks(serve, page):
     page.click("#accept")
     page.click("#confirm-yes")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-    assert page.inner_text("#status") == "Game over: 1/2-1/2 (agreement)"
+    assert page.inner_text("#status") == "Game over: Draw by agreement (1/2-1/2)"
     assert page.is_hidden("#offer") and page.is_disabled("#draw") and page.is_disabled("#resign")
     assert "1/2-1/2" in server.record.read_text()
 
@@ -283,8 +283,12 @@ def test_the_flag_falls_on_the_page(serve, page):
     server = serve("chess", "--clock", "0.02+0")
     open_board(page, server)
     assert page.is_visible("#clock")
+    page.wait_for_timeout(1500)  # the clock waits for the first move
+    assert page.inner_text("#status") == "White to move"
+    play_line(page, ["e2e4"])
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')", timeout=8000)
-    assert page.inner_text("#status") == "Game over: 0-1 (time)"
+    assert page.inner_text("#status") == "Game over: White wins on time (1-0)"
+    assert page.inner_text("#clock-black") == "Black 0:00.0"  # never less than nothing
 
 
 def test_a_12x12_board_fits_a_phone(serve, browser, tmp_path):

@@ -107,7 +107,7 @@ def test_two_seats_play_a_whole_game_each_moving_only_its_side_and_seeing_the_ot
             wait_for_moves(black, 1)
     for page in (white, black):
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-        assert page.inner_text("#status") == "Game over: 1-0 (checkmate)" and page.is_disabled("#resign")
+        assert page.inner_text("#status") == "Game over: White wins by checkmate (1-0)" and page.is_disabled("#resign")
         assert page.evaluate("document.body.dataset.sound") == "end"
     assert max(seen_after) < 1.0, seen_after  # tap or drop to the other page's board, for every move
     white.screenshot(path=str(SCREENSHOTS / "two-seats-white-phone.png"), full_page=True)
@@ -174,7 +174,7 @@ def test_a_seat_cannot_resign_or_claim_for_the_other_and_its_undo_asks(serve, br
     black.click("#resign")
     black.click("#confirm-yes")
     white.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-    assert white.inner_text("#status") == "Game over: 1-0 (resignation)"
+    assert white.inner_text("#status") == "Game over: White wins by resignation (1-0)"
     white_context.close()
     black_context.close()
 

@@ -217,7 +217,7 @@ def test_on_0_0_0_0_the_computers_own_name_is_a_host_and_each_seat_gets_a_qr_cod
     codes = [(seat.value, access.url("192.0.2.2", seat)) for seat in Seat]
     wide, narrow = qr_block(codes, 200), qr_block(codes, 80)
     width = len(qr_lines(codes[0][1])[0])
-    assert wide[0].split() == ["both", "white", "black"] and len(wide) == 1 + len(qr_lines(codes[0][1]))
+    assert wide[0].split() == ["both", "white", "black", "watch"] and len(wide) == 1 + len(qr_lines(codes[0][1]))
     assert wide[1] == "  ".join(qr_lines(text)[0] for _, text in codes)
     assert narrow[0].strip() == "both" and narrow[1:1 + len(qr_lines(codes[0][1]))] == qr_lines(codes[0][1])
     assert max(len(line) for line in narrow) == width

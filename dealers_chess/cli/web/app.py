@@ -21,12 +21,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from dealers_chess.cli.web.access import Access
-from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, RequestError, decode
+from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, NameBody, RequestError, decode
 from dealers_chess.cli.web.guard import SEAT, Guard
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
 from dealers_chess.cli.web.views import board_view, record_text, report_view, table_view
-from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_play
+from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_name, seat_play
 from dealers_chess.engine.session.session import Report
 from dealers_chess.pieces.errors import DealerError
 
@@ -77,6 +77,10 @@ class Endpoints:
         table, seat = self.table, _seat(request)
         return await self._act(request, CommandBody,
                                lambda body: _ran(run_seat_line(table.session, table.saver, seat, body.command.value)))
+
+    async def name(self, request: Request) -> Response:
+        seat = _seat(request)
+        return await self._act(request, NameBody, lambda body: (seat_name(self.table.session, seat, body.name), True))
 
     async def cancel(self, request: Request) -> Response:
         seat = _seat(request)
@@ -130,7 +134,7 @@ def create_app(table: Table, access: Access) -> ASGIApp:
         Route("/", ends.page), Route("/api/state", ends.state), Route("/api/events", ends.events),
         Route("/api/board", ends.board), Route("/api/pgn", ends.record),
         Route("/api/play", ends.play, methods=["POST"]), Route("/api/command", ends.command, methods=["POST"]),
-        Route("/api/cancel", ends.cancel, methods=["POST"]),
+        Route("/api/cancel", ends.cancel, methods=["POST"]), Route("/api/name", ends.name, methods=["POST"]),
         Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Route(f"/static/{access.assets}/{{name}}", ends.asset),
     ]

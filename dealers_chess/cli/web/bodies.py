@@ -53,6 +53,13 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     version: Version
 
 
+class NameBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The name of the player of the page's side."""
+
+    name: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=200)]
+    version: Version
+
+
 class CancelBody(msgspec.Struct, forbid_unknown_fields=True):
     """Put away the question a move left open."""
 

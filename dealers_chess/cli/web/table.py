@@ -49,12 +49,15 @@ class Table:
             return report
 
     def refresh(self) -> None:
-        """The page asks (on load and on a timer): start the clock the first time, end the game if a flag fell.
+        """The page asks (on load and on a timer): end the game if a flag fell; a resumed game's clock runs again.
 
-        The computer starts thinking here the first time it is its turn (it plays White, or a game resumed).
+        A new game's clock starts with its first move (as on lichess: nobody's time runs while the other player
+        opens the link). The computer starts thinking here the first time it is its turn (it plays White, or a
+        game resumed).
         """
         with self.lock:
-            self.session.start_clock()
+            if self.session.sans:
+                self.session.start_clock()
             if self.session.check_time() is not None:
                 self._changed()
             self._think_if_due()

@@ -39,6 +39,8 @@ from dealers_chess.pieces.errors import DealerError
 
 # Reasons for a result that the session, not the position, decides (undo cannot take these back).
 RESIGNATION, AGREEMENT, TIME = "resignation", "agreement", "time"
+PLAYER_TAGS = ("White", "Black")  # the record's tags naming each side's player
+MAX_NAME = 40
 TIME_NO_MATE = "time, against a side that cannot mate"
 
 
@@ -373,6 +375,21 @@ class Session:
     def ended_on_board(self) -> bool:
         """Whether the result comes from the position (mate, stalemate...), not from the players or the clock."""
         return self.result is not None and outcome(self.position) == self.result
+
+    # --- the players -----------------------------------------------------------------
+    def player_name(self, side: int) -> str | None:
+        """The name of the player of `side` (the record's White or Black tag), or None where none was given."""
+        name = self.tags.get(PLAYER_TAGS[side], "?")
+        return None if name in ("", "?") else name
+
+    def name_player(self, side: int, text: str) -> Report:
+        """Give the player of `side` a name (kept in the record); one line of at most MAX_NAME characters."""
+        name = " ".join(text.split())
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise SessionError(f"a player's name is 1 to {MAX_NAME} letters, digits or spaces on one line, "
+                               f"not {text[:MAX_NAME]!r}")
+        self.tags[PLAYER_TAGS[side]] = name
+        return Report((Event(EventKind.NAME, f"{side_name(side)} is played by {name}"),))
 
     # --- draws, resignation, time -----------------------------------------------------
     def offer_draw(self, side: int | None = None) -> Report:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from dealers_chess.engine.session.computer import Computer
-from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_play
+from dealers_chess.engine.session.events import ending_words
+from dealers_chess.engine.session.record import session_record
+from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_name, seat_play
 from dealers_chess.engine.session.session import Session, SessionError
 from dealers_chess.engine.session.state import session_state
 
@@ -125,3 +127,36 @@ def test_a_seat_sends_only_the_pages_commands():
     for text in ("save /tmp/x.pgn", "quit", "e2e4", "fen"):
         with pytest.raises(SessionError, match="is not a command; allowed: undo, redo, draw, accept"):
             line(session, WHITE, text)
+
+
+def test_a_spectators_seat_follows_the_game_and_can_do_nothing():
+    session = Session.new("chess")
+    for act in (lambda: seat_play(session, Seat.WATCH, "e2e4"), lambda: seat_cancel(session, Seat.WATCH),
+                lambda: line(session, Seat.WATCH, "resign"), lambda: line(session, Seat.WATCH, "draw"),
+                lambda: seat_name(session, Seat.WATCH, "Eve")):
+        with pytest.raises(SessionError, match="this page watches the game|a name is given on a side's page"):
+            act()
+    assert session.sans == [] and session.result is None and session.player_name(0) is None
+
+
+def test_each_side_names_its_own_player_and_the_record_keeps_the_names():
+    session = Session.new("chess")
+    assert [event.text for event in seat_name(session, WHITE, "  Ann   Lee ").events] == ["White is played by Ann Lee"]
+    seat_name(session, BLACK, "Bob")
+    assert session_state(session).names == {"white": "Ann Lee", "black": "Bob"}
+    assert (session_record(session).tags["White"], session_record(session).tags["Black"]) == ("Ann Lee", "Bob")
+    for bad in ("", "   ", "x" * 41, "bell\x07"):
+        with pytest.raises(SessionError, match="a player's name is 1 to 40"):
+            seat_name(session, WHITE, bad)
+    with pytest.raises(SessionError, match="a name is given on a side's page"):
+        seat_name(session, BOTH, "Carl")
+
+
+@pytest.mark.parametrize(("result", "reason", "words"), [
+    ("1-0", "checkmate", "White wins by checkmate"), ("0-1", "resignation", "Black wins by resignation"),
+    ("0-1", "time", "Black wins on time"), ("1-0", "royal lost", "White wins by taking the royal"),
+    ("1/2-1/2", "agreement", "Draw by agreement"), ("1/2-1/2", "stalemate", "Draw by stalemate"),
+    ("1/2-1/2", "threefold repetition", "Draw by threefold repetition"),
+    ("1/2-1/2", "time, against a side that cannot mate", "Draw: a flag fell, but the other side cannot mate")])
+def test_the_end_says_who_won_and_how(result, reason, words):
+    assert ending_words(result, reason) == words

@@ -42,11 +42,12 @@ function news(before, after) {
 }
 
 function boardNews(before, after) {
-  if (after.result && !before.result) return `Game over: ${after.result} (${after.reason})`;
+  // the move (a mate: the status line says who won), else what ended the game or what changed
   if (after.moves.length > before.moves.length && after.last_move) {
     const mover = otherSide(after.turn);
     return seated() && mover === after.seat ? "" : `${sideName(mover)} played ${after.last_move}`;
   }
+  if (after.result && !before.result) return ""; // the status line says who won and how, once
   if (after.moves.length < before.moves.length) return `A move was taken back: ${sideName(after.turn)} to move`;
   if (after.takeback && !before.takeback) return `${sideName(after.takeback)} asks to take back a move`;
   if (after.draw_offer && !before.draw_offer) return `${sideName(after.draw_offer)} offers a draw`;
@@ -257,6 +258,11 @@ function wireButtons() {
   $("takeback-accept").addEventListener("click", command("accept undo"));
   $("takeback-decline").addEventListener("click", command("decline undo"));
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawAll(); });
+  $("name-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("name-input").blur();
+    send("/api/name", { name: $("name-input").value });
+  });
   $("pictures").addEventListener("click", () => {
     ui.showPictures = !ui.showPictures;
     $("pictures").setAttribute("aria-pressed", String(ui.showPictures));

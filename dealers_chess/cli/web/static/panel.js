@@ -2,7 +2,9 @@
 
 import { image } from "./net.js";
 import { isMuted } from "./sound.js";
-import { $, PHONE, mySide, otherSide, seated, sideName, thinking, ui, watching } from "./store.js";
+import {
+  $, PHONE, mySide, otherSide, playerName, seated, sideName, spectator, thinking, ui, watching,
+} from "./store.js";
 
 // --- the card: beside the board on a wide screen, under it on a phone (it never covers a square) -------------
 
@@ -94,12 +96,13 @@ export function drawStatus() {
   document.title = `${state.game_name}: Dealer's Chess`;
   const seat = $("seat");
   seat.hidden = !seated();
-  seat.textContent = watching() ? `This page follows the game (the computer plays ${sideName(state.seat)})`
-    : `You play ${sideName(state.seat)}`;
+  seat.textContent = seatWords(state);
   seat.className = state.seat;
+  document.body.classList.toggle("spectator", spectator());
+  drawPlayers(state);
   const status = $("status"), side = sideName(state.turn);
   if (state.result) {
-    status.textContent = `Game over: ${state.result} (${state.reason})`;
+    status.textContent = `Game over: ${state.ending} (${state.result})`;
     status.className = "over";
   } else if (thinking()) {
     status.textContent = `${side} (the computer) is thinking…${state.check ? " (in check)" : ""}`;
@@ -113,6 +116,22 @@ export function drawStatus() {
   const saved = $("saved");
   saved.textContent = state.save_error ? state.save_error : `Every move is saved to ${state.saved_to}`;
   saved.className = state.save_error ? "error" : "";
+}
+
+function seatWords(state) {
+  if (spectator()) return "You are watching: this page follows the game";
+  if (watching()) return `This page follows the game (the computer plays ${sideName(state.seat)})`;
+  return `You play ${sideName(state.seat)}`;
+}
+
+function drawPlayers(state) {
+  // the players' names, when given (--white-name, --black-name, or typed on a side's page)
+  const named = state.names.white || state.names.black;
+  $("players").hidden = !named;
+  $("players").textContent = named ? `${playerName("white")} v ${playerName("black")}` : "";
+  const form = $("name-form"), mine = seated() && !watching() ? state.names[state.seat] : null;
+  form.hidden = !seated() || watching();
+  if (!form.hidden && document.activeElement !== $("name-input")) $("name-input").value = mine || "";
 }
 
 export function drawControls() {
@@ -158,7 +177,7 @@ function drawTakeback(state, seat, side) {
   // the other side's takeback request: a bar under the board with Accept and Decline; this side's own standing
   // request or offer: a line saying it waits for the answer
   const asking = state.takeback;
-  const answering = Boolean(asking) && (!seat || asking !== state.seat);
+  const answering = Boolean(asking) && (!seat || asking !== state.seat) && !watching();
   $("request").hidden = !answering;
   if (answering) {
     $("request-text").textContent = `${sideName(asking)} asks to take back a move.`;

@@ -34,8 +34,10 @@ export function otherSide(side) {
 }
 
 export function mySide() {
-  // the side this page plays: its seat's, else the side to move (or the one the computer does not play)
+  // the side this page plays: its seat's, else the side to move (or the one the computer does not play); a
+  // spectator's page plays none (null)
   const state = ui.state;
+  if (state.seat === "watch") return null;
   if (state.seat !== "both") return state.seat;
   if (!state.computer) return state.turn;
   return otherSide(state.computer.side);
@@ -47,9 +49,20 @@ export function seated() {
 }
 
 export function watching() {
-  // the computer plays this seat's side: the page follows the game and acts for nobody
+  // a spectator's page (the Watch: address), or the computer plays this seat's side: the page follows the game
+  // and acts for nobody
   const state = ui.state;
-  return seated() && Boolean(state.computer) && state.computer.side === state.seat;
+  return spectator() || (seated() && Boolean(state.computer) && state.computer.side === state.seat);
+}
+
+export function spectator() {
+  return Boolean(ui.state) && ui.state.seat === "watch";
+}
+
+export function playerName(side) {
+  // 'White' or, with a name given, 'Ann (White)'
+  const name = ui.state && ui.state.names[side];
+  return name ? `${name} (${sideName(side)})` : sideName(side);
 }
 
 export function thinking() {
