@@ -1,5 +1,6 @@
 """`dealer serve` as a game app: the players' names, a spectator's Watch: link, a clock that starts with the first
-move, and an end that says who won and how; two phones and a spectator's desktop in Chromium.
+move, an end that says who won and how, and a rematch with colours swapped; two phones and a spectator's desktop
+in Chromium.
 
 Skipped with the reason when Chromium or Playwright is missing. Screenshots go to build/screenshots/.
 """
@@ -56,6 +57,42 @@ def test_names_a_spectator_the_clock_from_the_first_move_and_the_end_in_words(se
     white.screenshot(path=str(SCREENSHOTS / "app-white-phone-after-mate.png"))
     record = server.record.read_text()
     assert '[White "Ann"]' in record and '[Black "Bob"]' in record and "2. g4 Qh4# 0-1" in record
+    play_the_rematch(white, black, watch)
     assert white.problems == [] and black.problems == [] and watch.problems == []
     for context in (white_context, black_context, watch_context):
         context.close()
+    rematch = next(server.record.parent.glob("chess-*.pgn")).read_text()  # the rematch's own record, beside
+    assert '[White "Bob"]' in rematch and '[Black "Ann"]' in rematch and '[Round "2"]' in rematch
+    assert "1. e4 *" in rematch and "2. g4 Qh4# 0-1" in server.record.read_text()
+
+
+def play_the_rematch(ann, bob, watch) -> None:
+    """Ann (White's link) offers a rematch, Bob declines, then accepts the next offer: Ann's link plays Black."""
+    ann.tap("#rematch")
+    bob.wait_for_selector("#rematch-bar:not([hidden])")
+    assert bob.inner_text("#rematch-text") == "Ann (White) offers a rematch with colours swapped."
+    assert ann.inner_text("#asked") == "You offered a rematch: waiting for Black's answer."
+    bob.tap("#rematch-decline")
+    said(ann, "Black declines your rematch offer")
+    ann.tap("#rematch")
+    bob.wait_for_selector("#rematch-bar:not([hidden])")
+    bob.tap("#rematch-accept")
+    for page in (ann, bob, watch):
+        text_is(page, "#players", "Bob (White) v Ann (Black)")
+        text_is(page, "#status", "White to move" + {ann: " (waiting)", bob: " (your move)", watch: ""}[page])
+    assert ann.inner_text("#seat") == "You play Black" and bob.inner_text("#seat") == "You play White"
+    assert ann.inner_text("#message") == "Rematch, colours swapped: Bob (White) v Ann (Black). You play Black now."
+    a1, a8 = (ann.locator(f"[data-square={name}]").bounding_box()["y"] for name in ("a1", "a8"))
+    assert a1 < a8  # Ann's board turned to Black's side
+    bob.evaluate("window.scrollTo(0, 0)")
+    where = centres(bob)
+    touch(bob, "e2", where)
+    touch(bob, "e4", where)
+    for page in (ann, bob, watch):
+        wait_for_moves(page, 1)
+    ann.evaluate("window.scrollTo(0, 0)")
+    ann.screenshot(path=str(SCREENSHOTS / "app-rematch-ann-plays-black.png"))
+
+
+def said(page, text: str) -> None:
+    page.wait_for_function("t => document.getElementById('message').textContent.includes(t)", arg=text)

@@ -162,7 +162,7 @@ def test_the_event_stream_sends_the_state_at_once_and_after_every_change(seats):
     table, pages, _ = seats()
 
     async def follow() -> list[dict]:
-        stream = state_events(table, Seat.BLACK)
+        stream = state_events(table, lambda: Seat.BLACK)
         seen = [json.loads((await anext(stream)).split("data: ", 1)[1])]
         await asyncio.to_thread(act, pages[Seat.WHITE], "/api/play", {"move": "e2e4"})
         seen.append(json.loads((await asyncio.wait_for(anext(stream), 2)).split("data: ", 1)[1]))
@@ -333,3 +333,32 @@ def test_resume_keeps_the_seat_keys_only_when_asked(tmp_path):
                            timeout=60)
     assert alone.returncode == 2 and "--keep-keys keeps the keys of the game --resume FILE continues" in alone.stderr
     assert not (tmp_path / ".g.pgn.lock").exists()  # the refused run let go of the record
+
+
+def test_a_rematch_is_offered_and_accepted_between_the_seats_and_swaps_the_colours(seats, tmp_path):
+    table, pages, _ = seats()
+    white, black, watch = pages[Seat.WHITE], pages[Seat.BLACK], pages[Seat.WATCH]
+    act(white, "/api/name", {"name": "Ann"})
+    act(black, "/api/name", {"name": "Bob"})
+    assert "a rematch is for a game that is over" in act(white, "/api/command", {"command": "rematch"}).json()["error"]
+    for page, move in ((white, "f2f3"), (black, "e7e5"), (white, "g2g4"), (black, "d8h4")):
+        act(page, "/api/play", {"move": move})
+    first_record = table.saver.path
+    assert act(white, "/api/command", {"command": "rematch"}).json()["state"]["rematch_offer"] == "white"
+    assert act(black, "/api/command", {"command": "decline rematch"}).json()["state"]["rematch_offer"] is None
+    assert "this page watches the game" in act(watch, "/api/command", {"command": "rematch"}).json()["error"]
+    act(white, "/api/command", {"command": "rematch"})
+    begun = act(black, "/api/command", {"command": "rematch"}).json()
+    assert begun["events"][0]["text"] == "rematch, colours swapped: Bob plays White, Ann Black"
+    assert (begun["state"]["seat"], begun["state"]["round"], begun["state"]["moves"]) == ("white", 2, [])
+    assert white.get("/api/state").json()["seat"] == "black"  # Ann's page (White's key) now plays Black
+    assert begun["state"]["names"] == {"white": "Bob", "black": "Ann"} and begun["state"]["result"] is None
+    refused = act(white, "/api/play", {"move": "e2e4"}).json()["error"]
+    assert refused.startswith("it is White's turn: this page plays Black")
+    act(black, "/api/play", {"move": "e2e4"})  # Bob's page (Black's key) plays White now
+    assert table.saver.path != first_record and "0-1" in first_record.read_text()
+    assert not (tmp_path / f".{first_record.name}.lock").exists()  # the first game's record is let go
+    again = read_record(table.saver.path)
+    assert (again.tags["White"], again.tags["Black"], again.tags["Round"], again.moves) == ("Bob", "Ann", "2", ("e4",))
+    kept = json.loads((tmp_path / f".{table.saver.path.name}.keys").read_text())
+    assert kept["white"] == black.headers["X-Dealer-Key"] and kept["black"] == white.headers["X-Dealer-Key"]

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from dealers_chess.cli.web.access import Access
-from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, NameBody, RequestError, decode
+from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, NameBody, PageCommand, RequestError, decode
 from dealers_chess.cli.web.guard import SEAT, Guard
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
@@ -29,6 +29,7 @@ from dealers_chess.cli.web.views import board_view, record_text, report_view, ta
 from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_name, seat_play
 from dealers_chess.engine.session.session import Report
 from dealers_chess.pieces.errors import DealerError
+from dealers_chess.printing.seat_keys import write_seat_keys
 
 PAGE_DIR = Path(__file__).with_name("static")  # the page, its scripts and style sheet
 KEY_SLOT = "__DEALER_KEY__"  # where index.html receives the seat's key, for the page's script to send
@@ -47,12 +48,16 @@ class Endpoints:
     def page(self, request: Request) -> Response:
         return HTMLResponse(self.page_text.replace(KEY_SLOT, self.access.key_for(_seat(request))))
 
+    def seat(self, request: Request) -> Seat:
+        """The seat the request's key opens now (a rematch swaps the sides' keys)."""
+        return self.table.seat_for(_seat(request))
+
     def state(self, request: Request) -> Response:
         self.table.refresh()
-        return JSONResponse(table_view(self.table, _seat(request)))
+        return JSONResponse(table_view(self.table, self.seat(request)))
 
     def events(self, request: Request) -> Response:
-        return StreamingResponse(state_events(self.table, _seat(request)), media_type="text/event-stream")
+        return StreamingResponse(state_events(self.table, lambda: self.seat(request)), media_type="text/event-stream")
 
     def board(self, request: Request) -> Response:
         ply = request.query_params.get("ply", "")
@@ -69,26 +74,40 @@ class Endpoints:
                         headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def play(self, request: Request) -> Response:
-        seat = _seat(request)
+        seat = self.seat(request)
         return await self._act(request, MoveBody,
                                lambda body: _played(seat_play(self.table.session, seat, body.move.strip())))
 
     async def command(self, request: Request) -> Response:
-        table, seat = self.table, _seat(request)
-        return await self._act(request, CommandBody,
-                               lambda body: _ran(run_seat_line(table.session, table.saver, seat, body.command.value)))
+        table, seat = self.table, self.seat(request)
+
+        def action(body: CommandBody) -> tuple[Report, bool]:
+            if body.command is PageCommand.REMATCH:
+                return self._rematch(seat)
+            return _ran(run_seat_line(table.session, table.saver, seat, body.command.value))
+        return await self._act(request, CommandBody, action)
+
+    def _rematch(self, seat: Seat) -> tuple[Report, bool]:
+        """(Under the table's lock.) A rematch offered or begun; a new game keeps its keys beside its record, each
+        side's key now opening the other side's seat."""
+        played = self.table.round
+        answer = self.table.rematch(seat)
+        if self.table.round != played:
+            write_seat_keys(self.table.saver.path, {s.value: self.access.key_for(self.table.seat_for(s)) for s in Seat})
+        return answer
 
     async def name(self, request: Request) -> Response:
-        seat = _seat(request)
+        seat = self.seat(request)
         return await self._act(request, NameBody, lambda body: (seat_name(self.table.session, seat, body.name), True))
 
     async def cancel(self, request: Request) -> Response:
-        seat = _seat(request)
+        seat = self.seat(request)
         return await self._act(request, CancelBody, lambda body: (Report(), seat_cancel(self.table.session, seat)))
 
     async def _act(self, request: Request, shape, action) -> Response:
-        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer."""
-        table, seat = self.table, _seat(request)
+        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer with
+        the state as the request's seat sees it after the action (a rematch gives its key the other seat)."""
+        table = self.table
         try:
             body = decode(await request.body(), shape)
             if isinstance(body, MoveBody) and not body.move.strip():
@@ -97,8 +116,8 @@ class Endpoints:
         except RequestError as error:
             return _refused(str(error))
         except DealerError as error:
-            return _refused(str(error), table_view(table, seat))
-        return JSONResponse(report_view(report) | {"state": table_view(table, seat)})
+            return _refused(str(error), table_view(table, self.seat(request)))
+        return JSONResponse(report_view(report) | {"state": table_view(table, self.seat(request))})
 
     def card(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]

@@ -44,6 +44,8 @@ class PageCommand(Enum):
     RESIGN = "resign"
     ACCEPT_UNDO = "accept undo"  # answer the other side's takeback request
     DECLINE_UNDO = "decline undo"
+    REMATCH = "rematch"  # once the game is over: offer a rematch with colours swapped, or accept the other's
+    DECLINE_REMATCH = "decline rematch"
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -39,6 +39,7 @@ class EventKind(Enum):
     UNDO = "undo"
     TAKEBACK = "takeback"  # a side asks the other to take back its move, or that side answers
     NAME = "name"  # a player gives their name
+    REMATCH = "rematch"  # a rematch offered, declined or begun
     CLOCK = "clock"
     GAME_OVER = "game-over"
 

@@ -16,6 +16,7 @@ from enum import Enum
 from dealers_chess.engine.position import SIDE_NAMES
 from dealers_chess.engine.session.commands import Answer, Autosave, run_line
 from dealers_chess.engine.session.events import side_name
+from dealers_chess.engine.session.rematch import decline_rematch, offer_rematch, require_over
 from dealers_chess.engine.session.session import Report, Session, SessionError
 
 
@@ -60,6 +61,16 @@ def seat_name(session: Session, seat: Seat, name: str) -> Report:
     if seat.side is None:
         raise SessionError("a name is given on a side's page (the White: or Black: address), for its own player")
     return session.name_player(seat.side, name)
+
+
+def seat_rematch(session: Session, seat: Seat) -> bool:
+    """A seat asks for a rematch once the game is over: True to play again now (the table's page, a game against
+    the computer, or the other side's offer stood), False while this side's offer waits for the other's answer."""
+    _require_actor(seat)
+    if seat.side is None or session.computer is not None:
+        require_over(session)
+        return True
+    return offer_rematch(session, seat.side)
 
 
 def run_seat_line(session: Session, saver: Autosave, seat: Seat, line: str) -> Answer:
@@ -145,7 +156,11 @@ def _decline_undo(session: Session, side: int) -> Answer:
     return Answer(session.answer_takeback(False, side), changed=True)
 
 
+def _decline_rematch(session: Session, side: int) -> Answer:
+    return Answer(decline_rematch(session, side), changed=True)
+
+
 SEAT_COMMANDS: dict[str, Callable[[Session, int], Answer]] = {
     "undo": _undo, "redo": _redo, "draw": _draw, "accept": _accept, "decline": _decline, "claim": _claim,
-    "resign": _resign, "accept undo": _accept_undo, "decline undo": _decline_undo,
+    "resign": _resign, "accept undo": _accept_undo, "decline undo": _decline_undo, "decline rematch": _decline_rematch,
 }

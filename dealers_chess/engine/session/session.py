@@ -81,6 +81,7 @@ class Session:
     pending: Choice | None = None  # the question the last move left open
     redo_moves: list[Move] = field(default_factory=list)
     computer: Computer | None = None  # the side the computer plays, if any (engine.session.computer)
+    rematch_offer: int | None = None  # the side offering a rematch once the game is over (engine.session.rematch)
     _legal: list[Move] | None = None
 
     # --- starting -------------------------------------------------------------------

@@ -160,3 +160,30 @@ def test_each_side_names_its_own_player_and_the_record_keeps_the_names():
     ("1/2-1/2", "time, against a side that cannot mate", "Draw: a flag fell, but the other side cannot mate")])
 def test_the_end_says_who_won_and_how(result, reason, words):
     assert ending_words(result, reason) == words
+
+
+def test_a_rematch_keeps_the_start_and_clock_and_swaps_the_players_and_the_computers_side():
+    from dealers_chess.engine.session.clock import TimeControl
+    from dealers_chess.engine.session.rematch import rematch_session
+
+    session = Session.new("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", control=TimeControl.parse("3+2"),
+                          tags={"DealSeed": "7"})
+    session.set_computer(Computer.create("black", 0.05, 1))
+    session.name_player(0, "Ann")
+    assert not seat_rematch_allowed(session)
+    session.resign(0)
+    again = rematch_session(session, 2)
+    assert again.computer is not None and again.computer.side == 0 and again.computer.level == 1
+    assert (again.tags["Black"], again.tags["DealSeed"], again.tags["Round"]) == ("Ann", "7", "2")
+    assert again.start_fen == session.start_fen and again.clock is not None and again.clock.control.base_s == 180
+    assert again.sans == [] and again.result is None
+
+
+def seat_rematch_allowed(session: Session) -> bool:
+    from dealers_chess.engine.session.seats import seat_rematch
+
+    try:
+        return seat_rematch(session, BOTH)
+    except SessionError as error:
+        assert "a rematch is for a game that is over" in str(error)
+        return False

@@ -10,7 +10,7 @@ import {
 } from "./panel.js";
 import { isMuted, play, setMuted, soundOf, wake } from "./sound.js";
 import {
-  $, PHONE, mySide, otherSide, pieceOn, say, seated, sideName, targetsOf, thinking, ui, watching,
+  $, PHONE, mySide, otherSide, pieceOn, playerName, say, seated, sideName, targetsOf, thinking, ui, watching,
 } from "./store.js";
 
 // --- the state ---------------------------------------------------------------------------------------------
@@ -21,6 +21,7 @@ function setState(next) {
   if (before && next.version < before.version) return "";
   ui.state = next;
   ui.stateAt = performance.now();
+  if (before && before.round !== next.round) newGame(); // a rematch: this page may play the other side now
   if (!ui.oriented) [ui.flipped, ui.oriented] = [next.seat === "black", true]; // a Black seat sees Black's side
   const sound = soundOf(before, next);
   if (sound) play(sound);
@@ -34,11 +35,23 @@ function setState(next) {
   return fresh;
 }
 
+function newGame() {
+  // a rematch began: the board turns to this page's (new) side, and nothing of the last game stays picked up
+  [ui.selected, ui.lookBack, ui.lookBoard, ui.battleSteps, ui.cardShown] = [null, null, null, null, null];
+  ui.flipped = ui.state.seat === "black";
+}
+
 function news(before, after) {
   // what the other player (or tab) just did, in words, for the page that did not do it: a move, a takeback, an
   // offer or request, and the answer to this page's own offer or request
   if (!before || after.version === before.version) return "";
+  if (before.round !== after.round) return rematchNews(after);
   return [boardNews(before, after), answerNews(before, after)].filter(Boolean).join(" · ");
+}
+
+function rematchNews(after) {
+  const you = seated() && !watching() ? ` You play ${sideName(after.seat)} now.` : "";
+  return `Rematch, colours swapped: ${playerName("white")} v ${playerName("black")}.${you}`;
 }
 
 function boardNews(before, after) {
@@ -57,13 +70,17 @@ function boardNews(before, after) {
 function answerNews(before, after) {
   // a draw offer or takeback request that went away without ending the game or taking a move back: declined, or
   // lapsed when a move was made instead
-  if (after.result || after.moves.length < before.moves.length) return "";
+  if (after.moves.length < before.moves.length) return "";
+  if (after.result && !before.result) return "";
   const moved = after.moves.length > before.moves.length, told = [];
   const whose = (side) => (seated() && side === after.seat ? "your" : `${sideName(side)}'s`);
   const offer = before.draw_offer, asker = before.takeback;
   if (offer && !after.draw_offer) {
     told.push(moved ? `${whose(offer)} draw offer lapsed with the move`
       : `${sideName(otherSide(offer))} declines ${whose(offer)} draw offer`);
+  }
+  if (before.rematch_offer && !after.rematch_offer) {
+    told.push(`${sideName(otherSide(before.rematch_offer))} declines ${whose(before.rematch_offer)} rematch offer`);
   }
   if (asker && !after.takeback) {
     told.push(moved ? `${whose(asker)} takeback request lapsed with the move`
@@ -256,6 +273,9 @@ function wireButtons() {
   $("resign").addEventListener("click", () => confirmThen(`${sideName(mySide())} resigns and loses the game. Resign?`,
     command("resign")));
   $("takeback-accept").addEventListener("click", command("accept undo"));
+  $("rematch").addEventListener("click", command("rematch"));
+  $("rematch-accept").addEventListener("click", command("rematch"));
+  $("rematch-decline").addEventListener("click", command("decline rematch"));
   $("takeback-decline").addEventListener("click", command("decline undo"));
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawAll(); });
   $("name-form").addEventListener("submit", (event) => {

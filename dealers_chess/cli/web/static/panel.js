@@ -157,6 +157,17 @@ export function drawControls() {
   $("sound").setAttribute("aria-pressed", String(!isMuted()));
   $("sound").textContent = isMuted() ? "Sound off" : "Sound on";
   drawTakeback(state, seat, side);
+  drawRematch(state, seat, side, idle);
+}
+
+function drawRematch(state, seat, side, idle) {
+  // once the game is over: a rematch with colours swapped, offered by one side's page and played when the other
+  // accepts (the table's page plays it at once)
+  const offer = state.rematch_offer;
+  $("rematch").hidden = !state.result || idle || (seat && offer !== null);
+  const answering = Boolean(state.result) && seat && !idle && offer !== null && offer !== side;
+  $("rematch-bar").hidden = !answering;
+  if (answering) $("rematch-text").textContent = `${playerName(offer)} offers a rematch with colours swapped.`;
 }
 
 function drawDrawButtons(state, playing, seat, side, idle) {
@@ -186,6 +197,7 @@ function drawTakeback(state, seat, side) {
   const waiting = [];
   if (seat && asking === side) waiting.push("You asked to take back your move");
   if (seat && state.draw_offer === side) waiting.push("You offered a draw");
+  if (seat && state.rematch_offer === side) waiting.push("You offered a rematch");
   $("asked").hidden = !waiting.length;
   $("asked").textContent = waiting.length ? `${waiting.join("; ")}: waiting for ${sideName(otherSide(side))}'s answer.`
     : "";
