@@ -95,7 +95,8 @@ def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
     error = response.json()["error"]
     assert "\n" not in error and error.startswith("move 'e2e5' is not legal")
     assert response.json()["state"]["version"] == 0 and read_record(table.saver.path).moves == ()
-    allowed = "allowed: undo, redo, draw, accept, decline, claim, resign, accept undo, decline undo, rematch, decline rematch"
+    allowed = ("allowed: undo, redo, draw, accept, decline, claim, resign, accept undo, decline undo, rematch, "
+               "decline rematch")
     for path, body, reason in (
             ("/api/play", {"move": " "}, "no move given: send a move such as e2e4"),
             ("/api/command", {"command": "quit"}, f"request: command: 'quit' is not allowed; {allowed}"),

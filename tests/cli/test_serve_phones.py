@@ -168,7 +168,7 @@ def test_a_seat_cannot_resign_or_claim_for_the_other_and_its_undo_asks(serve, br
     white.click("#confirm-no")
     black.click("#draw")
     white.wait_for_selector("#accept:not([hidden])")
-    assert black.is_hidden("#accept") and white.inner_text("#accept") == "White accepts the draw…"
+    assert black.is_hidden("#accept") and white.inner_text("#accept") == "Accept draw…"
     white.click("#decline")
     black.wait_for_function("() => document.querySelector('#draw').hidden === false")
     black.click("#resign")

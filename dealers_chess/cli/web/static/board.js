@@ -5,12 +5,12 @@ import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, square
 import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
 import {
-  closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawStatus,
-  followCard, placeCard, showCard,
+  closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawMoveStrip,
+  drawStatus, followCard, placeCard, showCard,
 } from "./panel.js";
 import { isMuted, play, setMuted, soundOf, wake } from "./sound.js";
 import {
-  $, PHONE, mySide, otherSide, pieceOn, playerName, say, seated, sideName, targetsOf, thinking, ui, watching,
+  $, mySide, onLayoutChange, otherSide, pieceOn, playerName, say, seated, sideName, targetsOf, thinking, ui, watching,
 } from "./store.js";
 
 // --- the state ---------------------------------------------------------------------------------------------
@@ -62,8 +62,9 @@ function boardNews(before, after) {
   }
   if (after.result && !before.result) return ""; // the status line says who won and how, once
   if (after.moves.length < before.moves.length) return `A move was taken back: ${sideName(after.turn)} to move`;
-  if (after.takeback && !before.takeback) return `${sideName(after.takeback)} asks to take back a move`;
-  if (after.draw_offer && !before.draw_offer) return `${sideName(after.draw_offer)} offers a draw`;
+  // an offer or request to answer has its own bar under the board; a spectator's page is told in words
+  if (after.takeback && !before.takeback && watching()) return `${sideName(after.takeback)} asks to take back a move`;
+  if (after.draw_offer && !before.draw_offer && watching()) return `${sideName(after.draw_offer)} offers a draw`;
   return "";
 }
 
@@ -247,6 +248,7 @@ function draw() {
   drawControls();
   drawHands(showCard);
   drawMoveList(lookAt);
+  drawMoveStrip();
   drawClock();
   drawChoice((key) => send("/api/play", { move: key }));
   drawLook();
@@ -335,8 +337,11 @@ async function start() {
   wireBoard();
   wireButtons();
   for (const event of ["pointerdown", "keydown"]) document.addEventListener(event, wake, { capture: true });
-  PHONE.addEventListener("change", placeCard);
-  window.addEventListener("resize", () => { if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard(); });
+  onLayoutChange(placeCard);
+  window.addEventListener("resize", () => {
+    if (ui.state) placeCard();
+    if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard();
+  });
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
   const first = await call("/api/state"); // the clock starts when the page first loads
   if (first.error) lost(first.error);

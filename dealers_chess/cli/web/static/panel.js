@@ -3,7 +3,7 @@
 import { image } from "./net.js";
 import { isMuted } from "./sound.js";
 import {
-  $, PHONE, mySide, otherSide, playerName, seated, sideName, spectator, thinking, ui, watching,
+  $, SIDE, mySide, otherSide, phone, playerName, seated, sideName, spectator, thinking, ui, watching,
 } from "./store.js";
 
 // --- the card: beside the board on a wide screen, under it on a phone (it never covers a square) -------------
@@ -76,11 +76,20 @@ export function followCard() {
   ui.cardShown = { ...shown, square, piece };
 }
 
+function putIn(node, slot) {
+  if (node.parentElement !== slot) slot.append(node);
+}
+
 export function placeCard() {
-  const card = $("card");
-  const slot = PHONE.matches ? $("card-under") : $("card-slot");
-  if (card.parentElement !== slot) slot.append(card);
-  card.hidden = PHONE.matches && !ui.cardShown;
+  // upright phone: notices, controls and card under the board, in that order; sideways or wide: beside it, and on a
+  // short screen the notices and the card at the top of the column beside the board, which scrolls by itself
+  const upright = phone(), card = $("card");
+  putIn(card, upright ? $("card-under") : $("card-slot"));
+  putIn($("controls"), upright ? $("controls-under") : $("controls-side"));
+  putIn($("notices"), SIDE.matches ? $("notices-side") : $("notices-under"));
+  const header = document.querySelector("header").getBoundingClientRect();
+  document.documentElement.style.setProperty("--header-px", `${Math.ceil(header.bottom)}px`);
+  card.hidden = upright && !ui.cardShown;
   if (!ui.cardShown) {
     $("card-face").hidden = true;
     $("card-face").removeAttribute("data-source");
@@ -180,8 +189,9 @@ function drawDrawButtons(state, playing, seat, side, idle) {
   $("draw").disabled = !playing || idle;
   $("offer").hidden = !answering;
   if (answering) $("offer-text").textContent = `${sideName(offer)} offers a draw.`;
-  $("accept").textContent = offer ? `${sideName(otherSide(offer))} accepts the draw…` : "Accept draw";
-  $("decline").textContent = offer ? `${sideName(otherSide(offer))} declines` : "Decline draw";
+  const answerer = seat ? "" : `${sideName(otherSide(offer))} `; // the table's page says which side answers
+  $("accept").textContent = seat ? "Accept draw…" : `${answerer}accepts the draw…`;
+  $("decline").textContent = seat ? "Decline draw" : `${answerer}declines`;
 }
 
 function drawTakeback(state, seat, side) {
@@ -260,6 +270,24 @@ export function drawMoveList(lookAt) {
     row.append(move, " ");
   });
 }
+
+export function drawMoveStrip() {
+  // one line above the board with the last moves (a phone's move list is far below): the newest on the right
+  const state = ui.state, strip = $("move-strip"), first = firstPly();
+  strip.replaceChildren();
+  const shown = Math.max(0, state.moves.length - STRIP_PLIES);
+  state.moves.slice(shown).forEach((san, offset) => {
+    const index = shown + offset, ply = first + index, number = Math.floor(ply / 2) + 1;
+    const item = document.createElement("li");
+    if (ply % 2 === 0) item.textContent = `${number}. ${san}`;
+    else item.textContent = offset === 0 ? `${number}… ${san}` : san;
+    if (index === state.moves.length - 1) item.className = "last";
+    strip.append(item);
+  });
+  if (!state.moves.length) strip.append(Object.assign(document.createElement("li"), { textContent: "No move yet" }));
+}
+
+const STRIP_PLIES = 12;
 
 export function drawClock() {
   const clock = ui.state.clock;

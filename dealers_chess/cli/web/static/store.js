@@ -23,7 +23,18 @@ export const ui = {
 
 export const $ = (id) => document.getElementById(id);
 
-export const PHONE = window.matchMedia("(max-width: 820px)"); // the card goes under the board here
+const NARROW = window.matchMedia("(max-width: 820px)");
+export const SIDE = window.matchMedia("(orientation: landscape) and (max-height: 560px)"); // a phone turned sideways
+
+export function phone() {
+  // a phone held upright (or a narrow window): the card, the controls and the notices go under the board. A phone
+  // turned sideways keeps them beside the board, where they stay in view
+  return NARROW.matches && !SIDE.matches;
+}
+
+export function onLayoutChange(handler) {
+  for (const query of [NARROW, SIDE]) query.addEventListener("change", handler);
+}
 
 export function sideName(side) {
   return side === "white" ? "White" : "Black";
