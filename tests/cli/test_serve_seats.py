@@ -362,3 +362,12 @@ def test_a_rematch_is_offered_and_accepted_between_the_seats_and_swaps_the_colou
     assert (again.tags["White"], again.tags["Black"], again.tags["Round"], again.moves) == ("Bob", "Ann", "2", ("e4",))
     kept = json.loads((tmp_path / f".{table.saver.path.name}.keys").read_text())
     assert kept["white"] == black.headers["X-Dealer-Key"] and kept["black"] == white.headers["X-Dealer-Key"]
+
+
+def test_the_tables_own_page_plays_a_rematch_at_once(seats):
+    table, pages, _ = seats()
+    both = pages[Seat.BOTH]
+    act(both, "/api/command", {"command": "resign"})
+    begun = act(both, "/api/command", {"command": "rematch"}).json()["state"]
+    assert (begun["round"], begun["seat"], begun["result"], begun["rematch_offer"]) == (2, "both", None, None)
+    assert pages[Seat.WHITE].get("/api/state").json()["seat"] == "black"

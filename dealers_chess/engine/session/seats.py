@@ -67,6 +67,8 @@ def seat_rematch(session: Session, seat: Seat) -> bool:
     """A seat asks for a rematch once the game is over: True to play again now (the table's page, a game against
     the computer, or the other side's offer stood), False while this side's offer waits for the other's answer."""
     _require_actor(seat)
+    if seat.side is not None:
+        _require_player(session, seat.side)
     if seat.side is None or session.computer is not None:
         require_over(session)
         return True

@@ -172,6 +172,9 @@ def test_a_rematch_keeps_the_start_and_clock_and_swaps_the_players_and_the_compu
     session.name_player(0, "Ann")
     assert not seat_rematch_allowed(session)
     session.resign(0)
+    with pytest.raises(SessionError, match="the computer plays Black: this page follows the game"):
+        seat_rematch_allowed(session, BLACK)
+    assert seat_rematch_allowed(session, WHITE)  # the player's page: at once, against the computer
     again = rematch_session(session, 2)
     assert again.computer is not None and again.computer.side == 0 and again.computer.level == 1
     assert (again.tags["Black"], again.tags["DealSeed"], again.tags["Round"]) == ("Ann", "7", "2")
@@ -179,11 +182,12 @@ def test_a_rematch_keeps_the_start_and_clock_and_swaps_the_players_and_the_compu
     assert again.sans == [] and again.result is None
 
 
-def seat_rematch_allowed(session: Session) -> bool:
+def seat_rematch_allowed(session: Session, seat: Seat = BOTH) -> bool:
     from dealers_chess.engine.session.seats import seat_rematch
 
     try:
-        return seat_rematch(session, BOTH)
+        return seat_rematch(session, seat)
     except SessionError as error:
-        assert "a rematch is for a game that is over" in str(error)
+        if "a rematch is for a game that is over" not in str(error):
+            raise
         return False
