@@ -113,8 +113,9 @@ def serve_command(game, deal_file, resume_file, keep_keys, fen, white_name, blac
         pass
     finally:
         _stop(table)
-        click.echo(f"stopped; continue with: dealer serve --resume {saver.path} --keep-keys  (the same addresses; "
-                   f"or dealer play --resume {saver.path})")
+        last = table.saver.path  # after a rematch, the rematch's record
+        click.echo(f"stopped; continue with: dealer serve --resume {last} --keep-keys  (the same addresses; "
+                   f"or dealer play --resume {last})")
 
 
 def _named(opened, names: tuple[str | None, str | None]):

@@ -371,3 +371,30 @@ def test_the_tables_own_page_plays_a_rematch_at_once(seats):
     begun = act(both, "/api/command", {"command": "rematch"}).json()["state"]
     assert (begun["round"], begun["seat"], begun["result"], begun["rematch_offer"]) == (2, "both", None, None)
     assert pages[Seat.WHITE].get("/api/state").json()["seat"] == "black"
+
+
+def test_after_a_rematch_the_server_stops_naming_the_rematchs_record_whose_keys_it_keeps(tmp_path):
+    from tests.cli.browser import Server
+
+    server = Server(tmp_path, "chess", "--save", "g.pgn")
+    keys = {seat: url.partition("?key=")[2] for seat, url in server.seat_urls.items()}
+
+    def send(seat: str, command: str) -> dict:
+        state = json.load(urllib.request.urlopen(urllib.request.Request(
+            f"{server.origin}/api/state", headers={"X-Dealer-Key": keys[seat]}), timeout=10))
+        request = urllib.request.Request(f"{server.origin}/api/command", method="POST", data=json.dumps(
+            {"command": command, "version": state["version"]}).encode(), headers={
+            "X-Dealer-Key": keys[seat], "Origin": server.origin, "Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(request, timeout=10))
+
+    send("white", "resign")
+    send("black", "rematch")
+    assert send("white", "rematch")["state"]["seat"] == "black"  # White's key plays Black in the rematch
+    server.process.send_signal(signal.SIGTERM)
+    out, _ = server.process.communicate(timeout=20)
+    rematch = next(tmp_path.glob("chess-*.pgn")).name  # beside g.pgn
+    assert out.strip().endswith(f"continue with: dealer serve --resume {rematch} --keep-keys  (the same addresses; "
+                                f"or dealer play --resume {rematch})")
+    resumed = Server(tmp_path, "--resume", rematch, "--keep-keys")
+    assert resumed.seat_urls["black"].endswith(keys["white"]) and resumed.seat_urls["white"].endswith(keys["black"])
+    resumed.kill()
