@@ -343,7 +343,7 @@ async function start() {
     if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard();
   });
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
-  const first = await call("/api/state"); // the clock starts when the page first loads
+  const first = await call("/api/state"); // a resumed game's clock runs again when a page first loads
   if (first.error) lost(first.error);
   else say(setState(first), false); // the computer's move, when it moved before the page asked
   drawAll();
