@@ -22,12 +22,15 @@ from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, netwo
 from dealers_chess.engine.session.seats import Seat
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.printing.records import open_game
+from dealers_chess.printing.seat_keys import read_seat_keys, write_seat_keys
 
 DEFAULT_PORT = 8765
 NETWORK_WARNING = ("warning: anyone on your network who has one of these links can play in this game (the first "
                    "one both sides, undo and resign included); show each only to its player")
 SEAT_NOTES = {Seat.WHITE: "a page that plays White only: its moves, offers and resignation; undo asks Black",
-              Seat.BLACK: "a page that plays Black only; undo asks White"}
+              Seat.BLACK: "a page that plays Black only; undo asks White",
+              Seat.WATCH: "a page that only follows the game, for spectators: it can do nothing"}
+LINKED_SEATS = (Seat.WHITE, Seat.BLACK, Seat.WATCH)  # a line (and a QR code) each after the table's address
 GRACE_S = 3  # a stopping server waits this long for open requests (event streams end at once)
 
 
@@ -37,11 +40,17 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
               help="Start from a saved deal (dealer deal --save FILE).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Continue the game saved in this record (by dealer play or dealer serve).")
+@click.option("--keep-keys", is_flag=True,
+              help="With --resume: the seat keys of the run that saved the record (kept beside it, readable by you "
+                   "only), so the players' addresses, QR codes and open pages work again; without it, new keys.")
 @click.option("--fen", help="Start from this position instead (docs/notation.md).")
+@click.option("--white-name", help="White's player, shown on the pages and kept in the record (a side's page can "
+              "also type it).")
+@click.option("--black-name", help="Black's player, likewise.")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="The record saved after every move (default build/games/GAME-DATE-N.pgn).")
 @click.option("--clock", help="A clock: MINUTES+SECONDS each, e.g. 15+10 (Fischer increment); "
-              "it starts when the page first loads.")
+              "it starts with the first move (a resumed game's when a page first loads).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; 0.0.0.0 lets phones and tablets on your network in "
                    "(it prints their addresses and a QR code for each; the links' keys stay needed).")
@@ -51,16 +60,16 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
               help="The output folder whose render cache holds 3D pictures of the pieces (made by dealer kit).")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False), help=CATALOGUE_HELP)
 @computer_options
-def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, port, pictures_dir, catalogue_files,
-                  computer, think, level) -> None:
+def serve_command(game, deal_file, resume_file, keep_keys, fen, white_name, black_name, save_file, clock, host, port,
+                  pictures_dir, catalogue_files, computer, think, level) -> None:
     """Serve the game as a web page: tap a piece to see its moves, tap a square (or drag the piece) to play.
 
     It prints the address to open, with a secret key for this run, for one device playing both
-    sides, and one address per side ('White:' and 'Black:') for two phones: a side's page plays
-    only that side and its undo asks the other. Only pages opened from these addresses can play;
-    each sees the other's move at once. The record is locked while the server runs, so no other
-    session can change it. With --computer the computer plays one side: the page says it is
-    thinking, then shows its move. The page's HTTP API is in docs/web-api.md.
+    sides, one address per side ('White:' and 'Black:') for two phones, and a read-only one for
+    spectators ('Watch:'): a side's page plays only that side and its undo asks the other. Only pages
+    opened from these addresses can play; each sees the other's move at once. The record is locked
+    while the server runs, so no other session can change it. With --computer the computer plays one
+    side: the page says it is thinking, then shows its move. The page's HTTP API is in docs/web-api.md.
     """
     import uvicorn
 
@@ -69,19 +78,28 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
     from dealers_chess.cli.web.table import Table
     from dealers_chess.pieces.catalogue import load_catalogue
 
+    if keep_keys and not resume_file:
+        raise click.UsageError("--keep-keys keeps the keys of the game --resume FILE continues: give --resume")
     catalogue_files = catalogue_files_given(catalogue_files)
     catalogue = load_catalogue(catalogue_files) if catalogue_files else None
     listener = _listen(host, port)  # first: a port that cannot be had leaves no record behind
     try:
         session, saver = open_game(resume_file, save_file, "dealer serve",
-                                   lambda: open_session(game, deal_file, fen, resume_file, clock, catalogue,
-                                                            (computer, think, level)))
+                                   lambda: _named(open_session(game, deal_file, fen, resume_file, clock, catalogue,
+                                                                   (computer, think, level)), (white_name, black_name)))
     except BaseException:
         listener.close()
         raise
     table = Table(session, saver, Path(pictures_dir))
     network = _network(host)
-    access = Access.for_server(host, listener.getsockname()[1], network)
+    try:
+        access = Access.for_server(host, listener.getsockname()[1], network,
+                                   _kept_keys(saver.path) if keep_keys else None)
+        write_seat_keys(saver.path, {seat.value: access.key_for(seat) for seat in Seat})
+    except BaseException:
+        listener.close()
+        saver.release()
+        raise
     click.echo(f"{session.position.game.name}: every move is saved to {saver.path}")
     for line in _announcement(host, access, network):
         click.echo(line)
@@ -95,8 +113,24 @@ def serve_command(game, deal_file, resume_file, fen, save_file, clock, host, por
         pass
     finally:
         _stop(table)
-        click.echo(f"stopped; continue with: dealer serve --resume {saver.path}  "
-                   f"(or dealer play --resume {saver.path})")
+        last = table.saver.path  # after a rematch, the rematch's record
+        click.echo(f"stopped; continue with: dealer serve --resume {last} --keep-keys  (the same addresses; "
+                   f"or dealer play --resume {last})")
+
+
+def _named(opened, names: tuple[str | None, str | None]):
+    """The session (and its record's path) with the players' names given on the command line."""
+    session, _ = opened
+    for side, name in enumerate(names):
+        if name is not None:
+            session.name_player(side, name)
+    return opened
+
+
+def _kept_keys(record: Path) -> dict[Seat, str]:
+    """The seat keys the last server of this record kept beside it."""
+    kept = read_seat_keys(record, tuple(seat.value for seat in Seat))
+    return {seat: kept[seat.value] for seat in Seat}
 
 
 def _server(config, table):
@@ -162,8 +196,7 @@ def _announcement(host: str, access: Access, network: tuple[str, ...], columns: 
                 NETWORK_WARNING, "Ctrl-C stops the server"]
     phone = access.url(network[0])
     on_this = f"; on this computer: {here}" if is_wildcard(host) else ""
-    codes = [("both sides", phone), *((seat.value.capitalize(), access.url(network[0], seat))
-                                      for seat in (Seat.WHITE, Seat.BLACK))]
+    codes = [("both sides", phone), *((seat.value.capitalize(), access.url(network[0], seat)) for seat in LINKED_SEATS)]
     qr = qr_block(codes, columns or shutil.get_terminal_size((80, 24)).columns,
                   lambda line: click.style(line, fg="black", bg="bright_white"))
     return [f"open {phone} on a phone or tablet on your network to play both sides (or scan the first code "
@@ -171,9 +204,8 @@ def _announcement(host: str, access: Access, network: tuple[str, ...], columns: 
 
 
 def _seat_lines(access: Access, host: str) -> list[str]:
-    """`White: ADDRESS (...)` and `Black: ADDRESS (...)`: one page per side."""
-    return [f"{seat.value.capitalize()}: {access.url(host, seat)} ({SEAT_NOTES[seat]})"
-            for seat in (Seat.WHITE, Seat.BLACK)]
+    """`White: ADDRESS (...)`, `Black: ADDRESS (...)`: one page per side; `Watch: ADDRESS (...)` for spectators."""
+    return [f"{seat.value.capitalize()}: {access.url(host, seat)} ({SEAT_NOTES[seat]})" for seat in LINKED_SEATS]
 
 
 COMMANDS = (serve_command,)

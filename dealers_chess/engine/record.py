@@ -54,8 +54,7 @@ def record_of(position: Position, tags: dict[str, str] | None = None, result: st
         position.push(m)
     all_tags = {"Event": "Casual game", "Site": "?", "Date": date.today().strftime("%Y.%m.%d"), "Round": "-",
                 "White": "?", "Black": "?", "Result": result, "Variant": position.game.source or position.game.id}
-    # a user's game file is read again only when the record is (its FEN tag spares every save from reading it)
-    if start_fen != position.game.start or position.catalogue is not default_catalogue() or position.game.source:
+    if _needs_fen(position, start_fen):
         all_tags.update(SetUp="1", FEN=start_fen)
     extra = _extra_catalogue_files(position)
     if extra:
@@ -63,6 +62,14 @@ def record_of(position: Position, tags: dict[str, str] | None = None, result: st
     all_tags.update(tags or {})
     all_tags["Result"] = result
     return GameRecord(all_tags, tuple(sans), position)
+
+
+def _needs_fen(position: Position, start_fen: str) -> bool:
+    """Whether a record needs SetUp and FEN tags: every start but orthodox chess's (a generic PGN reader takes a
+    record without them for chess from its start), and a user's catalogue or game file (whose FEN tag spares
+    every save from reading the file again)."""
+    chess_start = position.game.id == "chess" and start_fen == position.game.start
+    return not chess_start or position.catalogue is not default_catalogue() or bool(position.game.source)
 
 
 def _extra_catalogue_files(position: Position) -> list[str]:

@@ -257,6 +257,16 @@ def start_saver(session: Session, save_file: str | None, resumed: Path | None, h
     return saver
 
 
+def next_saver(saver: Saver, session: Session) -> Saver:
+    """The autosave of the next game at the same table (a rematch): a new record beside the last one, which is
+    let go."""
+    path = new_record_path(saver.path.parent, session.position.game.id)
+    following = Saver(path, written="", lock=lock_record(path, saver.holder), holder=saver.holder)
+    _first_save(following, session)
+    saver.release()
+    return following
+
+
 def _first_save(saver: Saver, session: Session) -> None:
     """Write a new record's first text; if that fails, the empty file reserved for it goes and the lock with it."""
     try:

@@ -34,7 +34,7 @@ def test_the_page_shows_the_computers_mate_and_undo_takes_back_the_pair(serve, p
     page.click("[data-square=g2]")
     page.click("[data-square=g4]")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')", timeout=15000)
-    assert page.inner_text("#status") == "Game over: 0-1 (checkmate)"
+    assert page.inner_text("#status") == "Game over: Black wins by checkmate (0-1)"
     assert "Computer: d8h4 · 2... Qh4# (Black's Queen d8-h4)" in page.inner_text("#message")
     page.screenshot(path=str(SCREENSHOTS / "computer-mates.png"))
     assert read_record(server.record).moves == ("g4", "Qh4#")

@@ -95,7 +95,8 @@ def test_a_refused_move_comes_back_with_the_referees_one_line_reason(served):
     error = response.json()["error"]
     assert "\n" not in error and error.startswith("move 'e2e5' is not legal")
     assert response.json()["state"]["version"] == 0 and read_record(table.saver.path).moves == ()
-    allowed = "allowed: undo, redo, draw, accept, decline, claim, resign, accept undo, decline undo"
+    allowed = ("allowed: undo, redo, draw, accept, decline, claim, resign, accept undo, decline undo, rematch, "
+               "decline rematch")
     for path, body, reason in (
             ("/api/play", {"move": " "}, "no move given: send a move such as e2e4"),
             ("/api/command", {"command": "quit"}, f"request: command: 'quit' is not allowed; {allowed}"),
@@ -199,15 +200,17 @@ def test_serve_refuses_a_busy_port_and_says_who_can_connect():
         _listen("127.0.0.1", port)
     busy.close()
     access = Access.for_server("127.0.0.1", port)
-    white, black = (access.key_for(seat) for seat in (Seat.WHITE, Seat.BLACK))
+    white, black, watch = (access.key_for(seat) for seat in (Seat.WHITE, Seat.BLACK, Seat.WATCH))
     assert _announcement("127.0.0.1", access, ()) == [
         f"open http://127.0.0.1:{port}/?key={access.key} in a browser to play both sides; only this computer can "
         "open it (--host 0.0.0.0 lets phones on your network in)",
         f"White: http://127.0.0.1:{port}/?key={white} (a page that plays White only: its moves, offers and "
         "resignation; undo asks Black)",
         f"Black: http://127.0.0.1:{port}/?key={black} (a page that plays Black only; undo asks White)",
+        f"Watch: http://127.0.0.1:{port}/?key={watch} (a page that only follows the game, for spectators: it can do "
+        "nothing)",
         "Ctrl-C stops the server"]
-    assert len({access.key, white, black}) == 3
+    assert len({access.key, white, black, watch}) == 4
     # --port 0: the command listens before it reads its arguments, and the default port may be taken
     result = CliRunner().invoke(cli, ["serve", "--deal", "x.json", "--resume", "y.pgn", "--port", "0"])
     assert result.exit_code == 2 and "--resume FILE continues a saved game" in result.output
@@ -233,19 +236,28 @@ def test_dealer_serve_serves_saves_and_stops_cleanly_on_sigterm(tmp_path):
         server.send_signal(signal.SIGTERM)
         out, err = server.communicate(timeout=20)
     assert server.returncode == 0 and err == ""
-    assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn  (or dealer play --resume g.pgn)")
+    assert out.strip().endswith("stopped; continue with: dealer serve --resume g.pgn --keep-keys  (the same addresses; "
+                                   "or dealer play --resume g.pgn)")
     assert read_record(tmp_path / "g.pgn").moves == ("e4",) and not (tmp_path / ".g.pgn.lock").exists()
 
 
-def test_the_clock_starts_when_the_page_first_loads_not_when_the_server_starts(tmp_path):
+def test_the_clock_starts_with_the_first_move_never_reads_below_zero_and_a_flag_ends_the_game(tmp_path):
     from dealers_chess.engine.session.clock import TimeControl
 
     now = [0.0]
     session = Session.new("chess", control=TimeControl.parse("0.1+2"), now=lambda: now[0])
     table = Table(session, start_saver(session, str(tmp_path / "game.pgn"), None))
     client = page_client(table)
-    now[0] += 3600  # the server waited an hour before anyone opened the page
+    now[0] += 3600  # the server waited an hour before anyone opened the page, and the page an hour more
     state = client.get("/api/state").json()
-    assert state["clock"] == {"white_s": 6.0, "black_s": 6.0, "running": "white"} and state["result"] is None
+    now[0] += 3600
+    assert client.get("/api/state").json()["clock"] == {"white_s": 6.0, "black_s": 6.0, "running": None}
+    post(client, "/api/play", {"move": "e2e4"})  # White's first move: Black's time runs, White's got the increment
     now[0] += 2.5
-    assert client.get("/api/state").json()["clock"]["white_s"] == pytest.approx(3.5)
+    state = client.get("/api/state").json()
+    assert state["clock"]["white_s"] == 8.0 and state["clock"]["black_s"] == pytest.approx(3.5)
+    assert state["clock"]["running"] == "black"
+    now[0] += 10  # Black's flag falls: the game ends on the next look, and the clock reads 0, never less
+    state = client.get("/api/state").json()
+    assert (state["result"], state["reason"], state["ending"]) == ("1-0", "time", "White wins on time")
+    assert state["clock"]["black_s"] == 0.0

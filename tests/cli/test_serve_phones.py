@@ -13,47 +13,27 @@ from collections import defaultdict
 
 import pytest
 
-from tests.cli.browser import DEALER, NEEDS_CHROMIUM, SCREENSHOTS, open_board, wait_for_moves
+from tests.cli.browser import (
+    DEALER,
+    NEEDS_CHROMIUM,
+    PHONE,
+    SCREENSHOTS,
+    centres,
+    open_board,
+    opened,
+    touch,
+    under,
+    wait_for_moves,
+)
 
 pytestmark = NEEDS_CHROMIUM
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 SCHOLARS_MATE = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
 SQUARE = re.compile(r"[a-p]\d{1,2}")
 
 
-def opened(browser, server, seat: str | None, device: dict):
-    """A page of its own (its own sessionStorage, as on a phone of its own) on the seat's link."""
-    context = browser.new_context(**device)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    open_board(page, server, seat)
-    page.problems = problems  # type: ignore[attr-defined]
-    return context, page
-
-
-def centres(page) -> dict[str, tuple[float, float]]:
-    """Each square's centre on the screen, measured in one step (the board may be drawn again at any moment)."""
-    return {square: (x, y) for square, x, y in page.evaluate(
-        "() => [...document.querySelectorAll('[data-square]')].map(n => { const r = n.getBoundingClientRect();"
-        " return [n.dataset.square, r.x + r.width / 2, r.y + r.height / 2]; })")}
-
-
 def targets(page) -> set[str]:
     return set(page.eval_on_selector_all("[data-target]", "nodes => nodes.map(n => n.dataset.target)"))
-
-
-def under(page, point: tuple[float, float]) -> str | None:
-    """The board square whose group is the topmost thing at a point of the screen (None: something covers it)."""
-    return page.evaluate("([x, y]) => { const hit = document.elementFromPoint(x, y);"
-                         " const square = hit && hit.closest('[data-square]');"
-                         " return square && square.dataset.square; }", list(point))
-
-
-def touch(page, square: str, where: dict[str, tuple[float, float]]) -> None:
-    assert under(page, where[square]) == square, f"{square} is covered"
-    page.touchscreen.tap(*where[square])
 
 
 def drag(page, frm: str, to: str) -> None:
@@ -127,7 +107,7 @@ def test_two_seats_play_a_whole_game_each_moving_only_its_side_and_seeing_the_ot
             wait_for_moves(black, 1)
     for page in (white, black):
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-        assert page.inner_text("#status") == "Game over: 1-0 (checkmate)" and page.is_disabled("#resign")
+        assert page.inner_text("#status") == "Game over: White wins by checkmate (1-0)" and page.is_disabled("#resign")
         assert page.evaluate("document.body.dataset.sound") == "end"
     assert max(seen_after) < 1.0, seen_after  # tap or drop to the other page's board, for every move
     white.screenshot(path=str(SCREENSHOTS / "two-seats-white-phone.png"), full_page=True)
@@ -188,13 +168,13 @@ def test_a_seat_cannot_resign_or_claim_for_the_other_and_its_undo_asks(serve, br
     white.click("#confirm-no")
     black.click("#draw")
     white.wait_for_selector("#accept:not([hidden])")
-    assert black.is_hidden("#accept") and white.inner_text("#accept") == "White accepts the draw…"
+    assert black.is_hidden("#accept") and white.inner_text("#accept") == "Accept draw…"
     white.click("#decline")
     black.wait_for_function("() => document.querySelector('#draw').hidden === false")
     black.click("#resign")
     black.click("#confirm-yes")
     white.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
-    assert white.inner_text("#status") == "Game over: 1-0 (resignation)"
+    assert white.inner_text("#status") == "Game over: White wins by resignation (1-0)"
     white_context.close()
     black_context.close()
 

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 
 from dealers_chess.cli.web.access import Access, own_names, qr_block, qr_lines
 from dealers_chess.cli.web.app import create_app
-from dealers_chess.cli.web.logs import OncePerMinute
+from dealers_chess.cli.web.logs import WEBSOCKET_REFUSED, OncePerMinute
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
 from dealers_chess.engine.game import game_files
@@ -113,6 +113,33 @@ def test_no_response_sets_a_cookie_and_without_a_key_nothing_is_served(seats):
         assert stranger.get(script.replace("board.js", other)).status_code == 404, other
 
 
+def test_every_refusal_under_api_is_json_with_a_reason_and_elsewhere_a_line_of_text(seats, monkeypatch):
+    table, pages, stranger = seats()
+    white = pages[Seat.WHITE]
+    refusals = {
+        "no route": white.get("/api/nothing"), "wrong method": white.get("/api/play"),
+        "no key": stranger.get("/api/state"), "too large": white.post("/api/play", content=b"{" * 5000,
+                                                                       headers={"Content-Type": "application/json"}),
+        "not json": white.post("/api/play", content=b"e4", headers={"Content-Type": "text/plain"}),
+        "foreign host": white.get("/api/state", headers={"Host": "evil.example"}),
+        "bad body": white.post("/api/play", json={"move": "e4"}),
+    }
+    statuses = {cause: (answer.status_code, answer.headers["content-type"]) for cause, answer in refusals.items()}
+    assert statuses == {cause: (status, "application/json") for cause, status in (
+        ("no route", 404), ("wrong method", 405), ("no key", 403), ("too large", 413), ("not json", 415),
+        ("foreign host", 421), ("bad body", 400))}
+    assert refusals["no route"].json() == {"error": "no such address: /api/nothing; the routes are in docs/web-api.md"}
+    assert refusals["wrong method"].json() == {"error": "GET is not taken here: /api/play takes POST"}
+    assert refusals["wrong method"].headers["allow"] == "POST"
+    elsewhere = white.get("/nothing")
+    assert (elsewhere.status_code, elsewhere.headers["content-type"]) == (404, "text/plain; charset=utf-8")
+    monkeypatch.setattr(Table, "refresh", lambda self: 1 / 0)  # a bug: said in one line, no traceback sent
+    failed = TestClient(white.app, base_url=ORIGIN, headers=white.headers, raise_server_exceptions=False)
+    answer = failed.get("/api/state")
+    assert answer.status_code == 500 and answer.json() == {"error": "the server failed (ZeroDivisionError): see its "
+                                                                    "terminal"}
+
+
 def test_the_board_of_an_earlier_move_and_the_pgn_so_far(seats):
     table, pages, _ = seats()
     both = pages[Seat.BOTH]
@@ -121,7 +148,9 @@ def test_the_board_of_an_earlier_move_and_the_pgn_so_far(seats):
     start, after = both.get("/api/board?ply=0").json(), both.get("/api/board?ply=2").json()
     assert start["last_squares"] == [] and start["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP")
     assert after["last_squares"] == ["e7", "e5"] and after["turn"] == "white" and len(after["squares"]) == 64
-    assert both.get("/api/board?ply=99").json()["fen"] == both.get("/api/state").json()["fen"]
+    assert both.get("/api/board?ply=3").json()["fen"] == both.get("/api/state").json()["fen"]
+    beyond = both.get("/api/board?ply=99")
+    assert (beyond.status_code, beyond.json()["error"]) == (400, "ply 99: the game has 3 moves so far; give 0 to 3")
     for bad in ("-1", "x", "", "1e3", "9999999"):
         assert both.get(f"/api/board?ply={bad}").status_code == 400
     pgn = both.get("/api/pgn")
@@ -133,7 +162,7 @@ def test_the_event_stream_sends_the_state_at_once_and_after_every_change(seats):
     table, pages, _ = seats()
 
     async def follow() -> list[dict]:
-        stream = state_events(table, Seat.BLACK)
+        stream = state_events(table, lambda: Seat.BLACK)
         seen = [json.loads((await anext(stream)).split("data: ", 1)[1])]
         await asyncio.to_thread(act, pages[Seat.WHITE], "/api/play", {"move": "e2e4"})
         seen.append(json.loads((await asyncio.wait_for(anext(stream), 2)).split("data: ", 1)[1]))
@@ -188,7 +217,7 @@ def test_on_0_0_0_0_the_computers_own_name_is_a_host_and_each_seat_gets_a_qr_cod
     codes = [(seat.value, access.url("192.0.2.2", seat)) for seat in Seat]
     wide, narrow = qr_block(codes, 200), qr_block(codes, 80)
     width = len(qr_lines(codes[0][1])[0])
-    assert wide[0].split() == ["both", "white", "black"] and len(wide) == 1 + len(qr_lines(codes[0][1]))
+    assert wide[0].split() == ["both", "white", "black", "watch"] and len(wide) == 1 + len(qr_lines(codes[0][1]))
     assert wide[1] == "  ".join(qr_lines(text)[0] for _, text in codes)
     assert narrow[0].strip() == "both" and narrow[1:1 + len(qr_lines(codes[0][1]))] == qr_lines(codes[0][1])
     assert max(len(line) for line in narrow) == width
@@ -223,7 +252,7 @@ def test_serve_runs_an_own_game_file_streams_moves_and_stops_on_sigterm_with_a_s
     finally:
         if server.poll() is None:
             server.kill()
-    assert server.returncode == 0 and err == "" and out.strip().endswith("(or dealer play --resume g.pgn)")
+    assert server.returncode == 0 and err == "" and out.strip().endswith("or dealer play --resume g.pgn)")
     record = read_record(tmp_path / "g.pgn")  # read from another folder: the record names the game file in full
     assert record.moves == ("e4",) and record.tags["Variant"] == str((tmp_path / "mine.toml").resolve())
 
@@ -273,4 +302,99 @@ def test_a_flood_of_malformed_requests_prints_one_line_per_cause(tmp_path):
         _, errors = server.communicate(timeout=20)
     lines = errors.splitlines()
     assert sum("Invalid HTTP request received" in line for line in lines) == 1
-    assert sum("Unsupported upgrade request" in line for line in lines) == 1 and len(lines) <= 3, lines
+    assert not any("WebSocket library" in line or "Unsupported upgrade" in line for line in lines), lines
+    assert sum(line.endswith(WEBSOCKET_REFUSED) for line in lines) == 1 and len(lines) <= 2, lines
+
+
+def test_resume_keeps_the_seat_keys_only_when_asked(tmp_path):
+    from tests.cli.browser import Server
+
+    first = Server(tmp_path, "chess", "--save", "g.pgn")
+    first.kill()
+    keys = tmp_path / ".g.pgn.keys"
+    assert keys.stat().st_mode & 0o777 == 0o600
+    kept = Server(tmp_path, "--resume", "g.pgn", "--keep-keys")
+    assert kept.key == first.key and kept.seat_urls == {seat: url.replace(first.origin, kept.origin)
+                                                        for seat, url in first.seat_urls.items()}
+    answer = urllib.request.urlopen(urllib.request.Request(f"{kept.origin}/api/state",
+                                                           headers={"X-Dealer-Key": first.key}), timeout=10)
+    assert json.load(answer)["seat"] == "both"  # an open page's key works again
+    kept.kill()
+    fresh = Server(tmp_path, "--resume", "g.pgn")
+    assert fresh.key != first.key and fresh.seat_urls["white"].split("=")[1] != first.seat_urls["white"].split("=")[1]
+    fresh.kill()
+    keys.unlink()
+    missing = subprocess.run([*DEALER, "serve", "--resume", "g.pgn", "--keep-keys", "--port", "0"], cwd=tmp_path,
+                             text=True, capture_output=True, timeout=60)
+    assert missing.returncode == 1 and missing.stderr.strip() == (
+        "error: no seat keys kept beside g.pgn (looked for .g.pgn.keys): run without --keep-keys for new keys "
+        "(and new addresses)")
+    alone = subprocess.run([*DEALER, "serve", "chess", "--keep-keys"], cwd=tmp_path, text=True, capture_output=True,
+                           timeout=60)
+    assert alone.returncode == 2 and "--keep-keys keeps the keys of the game --resume FILE continues" in alone.stderr
+    assert not (tmp_path / ".g.pgn.lock").exists()  # the refused run let go of the record
+
+
+def test_a_rematch_is_offered_and_accepted_between_the_seats_and_swaps_the_colours(seats, tmp_path):
+    table, pages, _ = seats()
+    white, black, watch = pages[Seat.WHITE], pages[Seat.BLACK], pages[Seat.WATCH]
+    act(white, "/api/name", {"name": "Ann"})
+    act(black, "/api/name", {"name": "Bob"})
+    assert "a rematch is for a game that is over" in act(white, "/api/command", {"command": "rematch"}).json()["error"]
+    for page, move in ((white, "f2f3"), (black, "e7e5"), (white, "g2g4"), (black, "d8h4")):
+        act(page, "/api/play", {"move": move})
+    first_record = table.saver.path
+    assert act(white, "/api/command", {"command": "rematch"}).json()["state"]["rematch_offer"] == "white"
+    assert act(black, "/api/command", {"command": "decline rematch"}).json()["state"]["rematch_offer"] is None
+    assert "this page watches the game" in act(watch, "/api/command", {"command": "rematch"}).json()["error"]
+    act(white, "/api/command", {"command": "rematch"})
+    begun = act(black, "/api/command", {"command": "rematch"}).json()
+    assert begun["events"][0]["text"] == "rematch, colours swapped: Bob plays White, Ann Black"
+    assert (begun["state"]["seat"], begun["state"]["round"], begun["state"]["moves"]) == ("white", 2, [])
+    assert white.get("/api/state").json()["seat"] == "black"  # Ann's page (White's key) now plays Black
+    assert begun["state"]["names"] == {"white": "Bob", "black": "Ann"} and begun["state"]["result"] is None
+    refused = act(white, "/api/play", {"move": "e2e4"}).json()["error"]
+    assert refused.startswith("it is White's turn: this page plays Black")
+    act(black, "/api/play", {"move": "e2e4"})  # Bob's page (Black's key) plays White now
+    assert table.saver.path != first_record and "0-1" in first_record.read_text()
+    assert not (tmp_path / f".{first_record.name}.lock").exists()  # the first game's record is let go
+    again = read_record(table.saver.path)
+    assert (again.tags["White"], again.tags["Black"], again.tags["Round"], again.moves) == ("Bob", "Ann", "2", ("e4",))
+    kept = json.loads((tmp_path / f".{table.saver.path.name}.keys").read_text())
+    assert kept["white"] == black.headers["X-Dealer-Key"] and kept["black"] == white.headers["X-Dealer-Key"]
+
+
+def test_the_tables_own_page_plays_a_rematch_at_once(seats):
+    table, pages, _ = seats()
+    both = pages[Seat.BOTH]
+    act(both, "/api/command", {"command": "resign"})
+    begun = act(both, "/api/command", {"command": "rematch"}).json()["state"]
+    assert (begun["round"], begun["seat"], begun["result"], begun["rematch_offer"]) == (2, "both", None, None)
+    assert pages[Seat.WHITE].get("/api/state").json()["seat"] == "black"
+
+
+def test_after_a_rematch_the_server_stops_naming_the_rematchs_record_whose_keys_it_keeps(tmp_path):
+    from tests.cli.browser import Server
+
+    server = Server(tmp_path, "chess", "--save", "g.pgn")
+    keys = {seat: url.partition("?key=")[2] for seat, url in server.seat_urls.items()}
+
+    def send(seat: str, command: str) -> dict:
+        state = json.load(urllib.request.urlopen(urllib.request.Request(
+            f"{server.origin}/api/state", headers={"X-Dealer-Key": keys[seat]}), timeout=10))
+        request = urllib.request.Request(f"{server.origin}/api/command", method="POST", data=json.dumps(
+            {"command": command, "version": state["version"]}).encode(), headers={
+            "X-Dealer-Key": keys[seat], "Origin": server.origin, "Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(request, timeout=10))
+
+    send("white", "resign")
+    send("black", "rematch")
+    assert send("white", "rematch")["state"]["seat"] == "black"  # White's key plays Black in the rematch
+    server.process.send_signal(signal.SIGTERM)
+    out, _ = server.process.communicate(timeout=20)
+    rematch = next(tmp_path.glob("chess-*.pgn")).name  # beside g.pgn
+    assert out.strip().endswith(f"continue with: dealer serve --resume {rematch} --keep-keys  (the same addresses; "
+                                f"or dealer play --resume {rematch})")
+    resumed = Server(tmp_path, "--resume", rematch, "--keep-keys")
+    assert resumed.seat_urls["black"].endswith(keys["white"]) and resumed.seat_urls["white"].endswith(keys["black"])
+    resumed.kill()

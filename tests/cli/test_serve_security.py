@@ -361,13 +361,13 @@ def test_host_0_0_0_0_prints_the_network_addresses_a_warning_and_a_qr_code_each_
     finally:
         out = server.stop()
     lines = out.splitlines()
-    seats = [line.split()[1] for line in lines[:2]]
-    assert [line.split(":")[0] for line in lines[:2]] == ["White", "Black"]
+    seats = [line.split()[1] for line in lines[:3]]
+    assert [line.split(":")[0] for line in lines[:3]] == ["White", "Black", "Watch"]
     assert all(seat.startswith(f"http://{addresses[0]}:{server.port}/?key=") for seat in seats)
-    assert lines[2].startswith("warning: anyone on your network who has one of these links can play in this game")
-    block = lines[3:lines.index("Ctrl-C stops the server")]
+    assert lines[3].startswith("warning: anyone on your network who has one of these links can play in this game")
+    block = lines[4:lines.index("Ctrl-C stops the server")]
     height = len(qr_lines(url))
-    for index, (caption, text) in enumerate(zip(("both sides", "White", "Black"), (url, *seats), strict=True)):
+    for index, (caption, text) in enumerate(zip(("both sides", "White", "Black", "Watch"), (url, *seats), strict=True)):
         assert block[index * (height + 1)].strip() == caption
         qr = block[index * (height + 1) + 1:(index + 1) * (height + 1)]
         assert qr == qr_lines(text)

@@ -163,3 +163,31 @@ def test_a_move_after_the_end_of_the_game_is_corrupted():
     text = '[Variant "chess"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 3. a3 0-1\n'
     with pytest.raises(RecordError, match="line 5: corrupted: .*the game is over: 0-1 \\(checkmate\\)"):
         parse_record(text.replace("3. a3 0-1", "\n3. a3 0-1"), "mate.pgn")
+
+
+@pytest.mark.parametrize("game_id", ["dealers-8x8", "dealers-12x12", "spinal-tap", "consuls", "wad-chess"])
+def test_a_record_from_any_start_but_chess_carries_setup_fen_and_variant(tmp_path, game_id):
+    """A generic PGN reader takes a record without a FEN tag for chess from its start (D5 of seats-review-3)."""
+    start = format_fen(start_of(game_id))
+    again = read_record(write_record(tmp_path / "game.pgn", record_of(played(game_id, 6))))
+    assert (again.tags["SetUp"], again.tags["FEN"], again.tags["Variant"]) == ("1", start, game_id)
+    assert len(again.moves) == 6
+
+
+def test_a_dealt_record_and_chess_from_a_position_carry_their_fen_and_chess_from_its_start_none(tmp_path):
+    from click.testing import CliRunner
+
+    from dealers_chess.cli import cli
+    from dealers_chess.engine.dealing.deal_file import read_deal_file
+    from dealers_chess.engine.session.record import session_record
+    from dealers_chess.engine.session.session import Session
+
+    assert CliRunner().invoke(cli, ["deal", "--seed", "7", "--save", str(tmp_path / "deal.json")]).exit_code == 0
+    dealt = Session.from_deal(read_deal_file(tmp_path / "deal.json"))
+    dealt_start = format_fen(dealt.position)
+    dealt.play(dealt.moves()[0].san)
+    again = read_record(write_record(tmp_path / "dealt.pgn", session_record(dealt)))
+    assert again.tags["SetUp"] == "1" and again.tags["FEN"] == dealt_start and len(again.moves) == 1
+    assert "FEN" not in record_of(played("chess", 4)).tags
+    from_position = record_of(parse_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", load_game("chess")))
+    assert from_position.tags["FEN"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"

@@ -2,10 +2,11 @@
 to print.
 
 Three keys are made fresh for every run, one per seat: the table's (one device plays both sides),
-White's and Black's. Only the printed addresses carry them; the page keeps its key in memory and in
-the tab's sessionStorage and sends it in a header with every request (never in a cookie: browsers
-send a cookie to every port of a host). The Host names are the loopback names and the bound (or, on
-0.0.0.0, this computer's network addresses and its own name): a page reached under any other name
+White's and Black's (a resumed game may keep the last run's: `--keep-keys`). Only the printed
+addresses carry them; the page keeps its key in memory and in the tab's sessionStorage and sends it
+in a header with every request (never in a cookie: browsers send a cookie to every port of a host).
+The Host names are the loopback names and the bound (or, on 0.0.0.0, this computer's network
+addresses and its own name): a page reached under any other name
 gets nothing.
 """
 
@@ -43,15 +44,16 @@ class Access:
     assets: str
 
     @classmethod
-    def for_server(cls, bound: str, port: int, network: tuple[str, ...] = ()) -> Access:
-        """Fresh keys; the loopback names, the bound address, and `network` (the addresses phones use on 0.0.0.0)
-        with, on 0.0.0.0, this computer's own name."""
+    def for_server(cls, bound: str, port: int, network: tuple[str, ...] = (),
+                   kept: dict[Seat, str] | None = None) -> Access:
+        """Fresh keys (or the `kept` ones of a resumed game); the loopback names, the bound address, and `network`
+        (the addresses phones use on 0.0.0.0) with, on 0.0.0.0, this computer's own name."""
         names = {*LOOPBACK_NAMES, *(host_literal(name) for name in network)}
         if bound not in WILDCARDS:
             names.add(host_literal(bound))
         else:
             names.update(own_names())
-        keys = tuple((seat, secrets.token_urlsafe(KEY_BYTES)) for seat in Seat)
+        keys = tuple((seat, kept[seat] if kept else secrets.token_urlsafe(KEY_BYTES)) for seat in Seat)
         return cls(keys, frozenset(name.lower() for name in names), port, secrets.token_urlsafe(ASSET_BYTES))
 
     @property

@@ -14,20 +14,22 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from dealers_chess.cli.web.access import Access
-from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, RequestError, decode
+from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, NameBody, PageCommand, RequestError, decode
 from dealers_chess.cli.web.guard import SEAT, Guard
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
 from dealers_chess.cli.web.views import board_view, record_text, report_view, table_view
-from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_play
+from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_name, seat_play
 from dealers_chess.engine.session.session import Report
 from dealers_chess.pieces.errors import DealerError
+from dealers_chess.printing.seat_keys import write_seat_keys
 
 PAGE_DIR = Path(__file__).with_name("static")  # the page, its scripts and style sheet
 KEY_SLOT = "__DEALER_KEY__"  # where index.html receives the seat's key, for the page's script to send
@@ -46,17 +48,24 @@ class Endpoints:
     def page(self, request: Request) -> Response:
         return HTMLResponse(self.page_text.replace(KEY_SLOT, self.access.key_for(_seat(request))))
 
+    def seat(self, request: Request) -> Seat:
+        """The seat the request's key opens now (a rematch swaps the sides' keys)."""
+        return self.table.seat_for(_seat(request))
+
     def state(self, request: Request) -> Response:
         self.table.refresh()
-        return JSONResponse(table_view(self.table, _seat(request)))
+        return JSONResponse(table_view(self.table, self.seat(request)))
 
     def events(self, request: Request) -> Response:
-        return StreamingResponse(state_events(self.table, _seat(request)), media_type="text/event-stream")
+        return StreamingResponse(state_events(self.table, lambda: self.seat(request)), media_type="text/event-stream")
 
     def board(self, request: Request) -> Response:
         ply = request.query_params.get("ply", "")
         if not re.fullmatch(r"[0-9]{1,6}", ply) or int(ply) > MAX_PLY:
             return _refused("ply: give the number of moves played, 0 for the start (e.g. /api/board?ply=12)")
+        played = len(self.table.session.sans)
+        if int(ply) > played:
+            return _refused(f"ply {int(ply)}: the game has {played} moves so far; give 0 to {played}")
         return JSONResponse(board_view(self.table, int(ply)))
 
     def record(self, request: Request) -> Response:
@@ -65,22 +74,40 @@ class Endpoints:
                         headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def play(self, request: Request) -> Response:
-        seat = _seat(request)
+        seat = self.seat(request)
         return await self._act(request, MoveBody,
                                lambda body: _played(seat_play(self.table.session, seat, body.move.strip())))
 
     async def command(self, request: Request) -> Response:
-        table, seat = self.table, _seat(request)
-        return await self._act(request, CommandBody,
-                               lambda body: _ran(run_seat_line(table.session, table.saver, seat, body.command.value)))
+        table, seat = self.table, self.seat(request)
+
+        def action(body: CommandBody) -> tuple[Report, bool]:
+            if body.command is PageCommand.REMATCH:
+                return self._rematch(seat)
+            return _ran(run_seat_line(table.session, table.saver, seat, body.command.value))
+        return await self._act(request, CommandBody, action)
+
+    def _rematch(self, seat: Seat) -> tuple[Report, bool]:
+        """(Under the table's lock.) A rematch offered or begun; a new game keeps its keys beside its record, each
+        side's key now opening the other side's seat."""
+        played = self.table.round
+        answer = self.table.rematch(seat)
+        if self.table.round != played:
+            write_seat_keys(self.table.saver.path, {s.value: self.access.key_for(self.table.seat_for(s)) for s in Seat})
+        return answer
+
+    async def name(self, request: Request) -> Response:
+        seat = self.seat(request)
+        return await self._act(request, NameBody, lambda body: (seat_name(self.table.session, seat, body.name), True))
 
     async def cancel(self, request: Request) -> Response:
-        seat = _seat(request)
+        seat = self.seat(request)
         return await self._act(request, CancelBody, lambda body: (Report(), seat_cancel(self.table.session, seat)))
 
     async def _act(self, request: Request, shape, action) -> Response:
-        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer."""
-        table, seat = self.table, _seat(request)
+        """Read the body as `shape`, run the action on the table (refused if the page missed a change), answer with
+        the state as the request's seat sees it after the action (a rematch gives its key the other seat)."""
+        table = self.table
         try:
             body = decode(await request.body(), shape)
             if isinstance(body, MoveBody) and not body.move.strip():
@@ -89,8 +116,8 @@ class Endpoints:
         except RequestError as error:
             return _refused(str(error))
         except DealerError as error:
-            return _refused(str(error), table_view(table, seat))
-        return JSONResponse(report_view(report) | {"state": table_view(table, seat)})
+            return _refused(str(error), table_view(table, self.seat(request)))
+        return JSONResponse(report_view(report) | {"state": table_view(table, self.seat(request))})
 
     def card(self, request: Request) -> Response:
         piece_id = request.path_params["piece"]
@@ -126,11 +153,34 @@ def create_app(table: Table, access: Access) -> ASGIApp:
         Route("/", ends.page), Route("/api/state", ends.state), Route("/api/events", ends.events),
         Route("/api/board", ends.board), Route("/api/pgn", ends.record),
         Route("/api/play", ends.play, methods=["POST"]), Route("/api/command", ends.command, methods=["POST"]),
-        Route("/api/cancel", ends.cancel, methods=["POST"]),
+        Route("/api/cancel", ends.cancel, methods=["POST"]), Route("/api/name", ends.name, methods=["POST"]),
         Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Route(f"/static/{access.assets}/{{name}}", ends.asset),
     ]
-    return Guard(Starlette(routes=routes), access)
+    handlers = {HTTPException: _http_refusal, Exception: _failure}
+    return Guard(Starlette(routes=routes, exception_handlers=handlers), access)
+
+
+def _http_refusal(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take) as the API's: JSON under
+    /api/, a line of text elsewhere."""
+    assert isinstance(error, HTTPException)
+    headers = {name.lower(): value for name, value in (error.headers or {}).items()}
+    reasons = {404: f"no such address: {request.url.path[:80]}; the routes are in docs/web-api.md",
+               405: f"{request.method} is not taken here: {request.url.path[:80]} takes "
+                    f"{headers.get('allow', 'another method')}"}
+    return _refusal_at(request, error.status_code, reasons.get(error.status_code, str(error.detail)), headers)
+
+
+def _failure(request: Request, error: Exception) -> Response:
+    """A bug (never the user's input): said in one line, JSON under /api/; the traceback goes to the terminal."""
+    return _refusal_at(request, 500, f"the server failed ({type(error).__name__}): see its terminal", {})
+
+
+def _refusal_at(request: Request, status: int, reason: str, headers: dict[str, str]) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": reason}, status_code=status, headers=headers)
+    return Response(reason + "\n", status_code=status, media_type="text/plain", headers=headers)
 
 
 def _seat(request: Request) -> Seat:

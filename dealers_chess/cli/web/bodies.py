@@ -44,12 +44,21 @@ class PageCommand(Enum):
     RESIGN = "resign"
     ACCEPT_UNDO = "accept undo"  # answer the other side's takeback request
     DECLINE_UNDO = "decline undo"
+    REMATCH = "rematch"  # once the game is over: offer a rematch with colours swapped, or accept the other's
+    DECLINE_REMATCH = "decline rematch"
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     """One of the page's commands."""
 
     command: PageCommand
+    version: Version
+
+
+class NameBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The name of the player of the page's side."""
+
+    name: Annotated[str, msgspec.Meta(pattern=ONE_LINE, max_length=200)]
     version: Version
 
 

@@ -36,9 +36,30 @@ class OncePerMinute(logging.Filter):
         return True
 
 
+class RightWords(logging.Filter):
+    """uvicorn's words where they would mislead: it answers a WebSocket request with a warning that no WebSocket
+    library is installed and advice to install one, but dealer serve refuses WebSockets by design (its page
+    uses none). One line says that instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = str(record.msg)
+        if text == UNSUPPORTED_UPGRADE:
+            return False  # the next line says it
+        if text.startswith(NO_WEBSOCKET_LIBRARY):
+            record.msg, record.args = WEBSOCKET_REFUSED, ()
+        return True
+
+
+UNSUPPORTED_UPGRADE = "Unsupported upgrade request."
+NO_WEBSOCKET_LIBRARY = "No supported WebSocket library detected"
+WEBSOCKET_REFUSED = "refused a WebSocket request: dealer serve's page uses none (nothing to install)"
+
+
 def quiet_server_logs(names: tuple[str, ...] = ("uvicorn.error", "uvicorn")) -> OncePerMinute:
-    """Hold uvicorn's loggers to one line per cause a minute; the filter, for tests."""
-    limit = OncePerMinute()
+    """Hold uvicorn's loggers to one line per cause a minute, in words that fit dealer serve; the filter, for
+    tests."""
+    words, limit = RightWords(), OncePerMinute()
     for name in names:
+        logging.getLogger(name).addFilter(words)  # first: the limit counts the words shown
         logging.getLogger(name).addFilter(limit)
     return limit

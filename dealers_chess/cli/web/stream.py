@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from starlette.concurrency import run_in_threadpool
 
@@ -24,8 +24,9 @@ CLOCK_S = 1.0
 HEARTBEAT_S = 10.0
 
 
-async def state_events(table: Table, seat: Seat) -> AsyncIterator[str]:
-    """`event: state` with the seat's view of the game, first at once and then after every change."""
+async def state_events(table: Table, seat_now: Callable[[], Seat]) -> AsyncIterator[str]:
+    """`event: state` with the seat's view of the game, first at once and then after every change; the seat is
+    asked each time (a rematch gives each side's key the other side's seat)."""
     seen: int | None = None
     last_sent = last_clock = time.monotonic()
     while not table.closing.is_set():
@@ -34,7 +35,7 @@ async def state_events(table: Table, seat: Seat) -> AsyncIterator[str]:
             last_clock = now
             await run_in_threadpool(table.refresh)  # a flag that fell ends the game: a new version
         if table.version != seen:
-            view = await run_in_threadpool(table_view, table, seat)
+            view = await run_in_threadpool(table_view, table, seat_now())
             seen, last_sent = view["version"], now
             yield f"event: state\ndata: {json.dumps(view, separators=(',', ':'))}\n\n"
         elif now - last_sent >= HEARTBEAT_S:

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from dealers_chess.engine.notation import format_move
 from dealers_chess.engine.session.computer import replayed
+from dealers_chess.engine.session.rematch import offer_words, rematch_session, rematch_words
+from dealers_chess.engine.session.seats import Seat, seat_rematch
 from dealers_chess.engine.session.session import Report, Session
 from dealers_chess.pieces.errors import DealerError
-from dealers_chess.printing.records import Saver
+from dealers_chess.printing.records import Saver, next_saver
 
 STALE = "the game changed on another page or tab; the board is now up to date, try again"
 
@@ -34,6 +36,8 @@ class Table:
     _thinker: threading.Thread | None = None  # the computer thinking, off the lock, on a copy of the position
     _stop_thinking: threading.Event = field(default_factory=threading.Event)
     closing: threading.Event = field(default_factory=threading.Event)  # the server stops: event streams end
+    round: int = 1  # the game at this table: 2 after the first rematch
+    swapped: bool = False  # after an odd number of rematches White's key opens Black's seat and the other way
     _cards: dict[str, str | DealerError] = field(default_factory=dict)
     _pictures: dict[str, Path | None] = field(default_factory=dict)
 
@@ -48,13 +52,33 @@ class Table:
             self._think_if_due()
             return report
 
-    def refresh(self) -> None:
-        """The page asks (on load and on a timer): start the clock the first time, end the game if a flag fell.
+    def seat_for(self, keyed: Seat) -> Seat:
+        """The seat a key opens now: a side's key opens the other side's seat after an odd number of rematches."""
+        flipped = {Seat.WHITE: Seat.BLACK, Seat.BLACK: Seat.WHITE}
+        return flipped.get(keyed, keyed) if self.swapped else keyed
 
-        The computer starts thinking here the first time it is its turn (it plays White, or a game resumed).
+    def rematch(self, seat: Seat) -> tuple[Report, bool]:
+        """(Under the lock, through act.) A seat asks for a rematch: the offer stands, or a new game begins from
+        the same start in a new record, each side's key opening the other side's seat."""
+        if not seat_rematch(self.session, seat):
+            assert seat.side is not None  # only a side's seat makes an offer that waits
+            return offer_words(seat.side), True
+        self.round += 1
+        self.session = rematch_session(self.session, self.round)
+        self.saver = next_saver(self.saver, self.session)
+        self.swapped, self.computer_said = not self.swapped, ()
+        return rematch_words(self.session), True
+
+    def refresh(self) -> None:
+        """The page asks (on load and on a timer): end the game if a flag fell; a resumed game's clock runs again.
+
+        A new game's clock starts with its first move (as on lichess: nobody's time runs while the other player
+        opens the link). The computer starts thinking here the first time it is its turn (it plays White, or a
+        game resumed).
         """
         with self.lock:
-            self.session.start_clock()
+            if self.session.sans:
+                self.session.start_clock()
             if self.session.check_time() is not None:
                 self._changed()
             self._think_if_due()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dealers_chess.cli.web.table import Table
 from dealers_chess.engine.move import Kind
+from dealers_chess.engine.position import SIDE_NAMES
 from dealers_chess.engine.record import format_record
 from dealers_chess.engine.rules import battle_step_options
 from dealers_chess.engine.session.choices import Choice
@@ -26,7 +27,10 @@ def table_view(table: Table, seat: Seat = Seat.BOTH) -> dict:
             "hands": {side: [_hand_card(card) for card in cards] for side, cards in state.hands.items()},
             "hand_promotion": state.hand_promotion, "draw_stack": state.draw_stack, "discard": list(state.discard),
             "moves": list(state.moves), "last_move": state.last_move, "last_squares": list(state.last_squares),
-            "result": state.result, "reason": state.reason, "can_undo": state.can_undo,
+            "result": state.result, "reason": state.reason, "ending": state.ending, "names": state.names,
+            "round": table.round,
+            "rematch_offer": None if session.rematch_offer is None else SIDE_NAMES[session.rematch_offer],
+            "can_undo": state.can_undo,
             "can_redo": bool(session.redo_moves) and not session.over,
             "clock": None if state.clock is None else {"white_s": state.clock.white_s, "black_s": state.clock.black_s,
                                                        "running": state.clock.running},

@@ -57,6 +57,11 @@ class Clock:
         self.running: int | None = None  # the side whose time runs, None while paused
         self._since = 0.0
 
+    @property
+    def now(self) -> Callable[[], float]:
+        """The time source the clock reads."""
+        return self._now
+
     def start(self, side: int) -> None:
         """Let `side`'s time run (after charging whoever was running)."""
         self.stop()

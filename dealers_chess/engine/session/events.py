@@ -38,6 +38,8 @@ class EventKind(Enum):
     DRAW_DECLINED = "draw-declined"
     UNDO = "undo"
     TAKEBACK = "takeback"  # a side asks the other to take back its move, or that side answers
+    NAME = "name"  # a player gives their name
+    REMATCH = "rematch"  # a rematch offered, declined or begun
     CLOCK = "clock"
     GAME_OVER = "game-over"
 
@@ -66,6 +68,20 @@ class Before:
 def side_name(side: int) -> str:
     """'White' or 'Black'."""
     return SIDE_NAMES[side].capitalize()
+
+
+WIN_WORDS = {"checkmate": "by checkmate", "resignation": "by resignation", "time": "on time",
+             "royal lost": "by taking the royal"}
+DRAW_WORDS = {"agreement": "Draw by agreement", "time, against a side that cannot mate":
+              "Draw: a flag fell, but the other side cannot mate", "dead position": "Draw: no mate is possible"}
+
+
+def ending_words(result: str, reason: str) -> str:
+    """Who won and how, for people: 'White wins by checkmate', 'Black wins on time', 'Draw by stalemate'."""
+    if result in ("1-0", "0-1"):
+        winner = "White" if result == "1-0" else "Black"
+        return f"{winner} wins {WIN_WORDS.get(reason, f'({reason})')}"
+    return DRAW_WORDS.get(reason, f"Draw by {reason}")
 
 
 def snapshot(pos: Position, m: Move) -> Before:

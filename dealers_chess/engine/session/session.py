@@ -39,6 +39,8 @@ from dealers_chess.pieces.errors import DealerError
 
 # Reasons for a result that the session, not the position, decides (undo cannot take these back).
 RESIGNATION, AGREEMENT, TIME = "resignation", "agreement", "time"
+PLAYER_TAGS = ("White", "Black")  # the record's tags naming each side's player
+MAX_NAME = 40
 TIME_NO_MATE = "time, against a side that cannot mate"
 
 
@@ -79,6 +81,7 @@ class Session:
     pending: Choice | None = None  # the question the last move left open
     redo_moves: list[Move] = field(default_factory=list)
     computer: Computer | None = None  # the side the computer plays, if any (engine.session.computer)
+    rematch_offer: int | None = None  # the side offering a rematch once the game is over (engine.session.rematch)
     _legal: list[Move] | None = None
 
     # --- starting -------------------------------------------------------------------
@@ -333,8 +336,12 @@ class Session:
     def request_takeback(self, side: int) -> Report:
         """A side asks the other to take back its last move (and the reply to it, if the other side has moved since).
 
-        The request stands until the other side accepts or declines it, or a move is made.
+        The request stands until the other side accepts or declines it, or a move is made, or the game ends; once
+        the game is over (a mate too), no side may ask: the result stands, as on lichess.
         """
+        if self.result is not None:
+            raise SessionError(f"the game is over ({self.result.result.value}, {self.result.reason}): "
+                               "a takeback can no longer be asked for")
         if self.takeback is not None:
             raise SessionError(f"{side_name(self.takeback)} has already asked to take back a move")
         self._takeback_plies(side)
@@ -369,6 +376,21 @@ class Session:
     def ended_on_board(self) -> bool:
         """Whether the result comes from the position (mate, stalemate...), not from the players or the clock."""
         return self.result is not None and outcome(self.position) == self.result
+
+    # --- the players -----------------------------------------------------------------
+    def player_name(self, side: int) -> str | None:
+        """The name of the player of `side` (the record's White or Black tag), or None where none was given."""
+        name = self.tags.get(PLAYER_TAGS[side], "?")
+        return None if name in ("", "?") else name
+
+    def name_player(self, side: int, text: str) -> Report:
+        """Give the player of `side` a name (kept in the record); one line of at most MAX_NAME characters."""
+        name = " ".join(text.split())
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise SessionError(f"a player's name is 1 to {MAX_NAME} letters, digits or spaces on one line, "
+                               f"not {text[:MAX_NAME]!r}")
+        self.tags[PLAYER_TAGS[side]] = name
+        return Report((Event(EventKind.NAME, f"{side_name(side)} is played by {name}"),))
 
     # --- draws, resignation, time -----------------------------------------------------
     def offer_draw(self, side: int | None = None) -> Report:

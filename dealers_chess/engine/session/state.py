@@ -9,6 +9,7 @@ from dealers_chess.engine.game import Promotion
 from dealers_chess.engine.notation import format_fen, parse_fen
 from dealers_chess.engine.position import SIDE_NAMES
 from dealers_chess.engine.session.choices import Choice
+from dealers_chess.engine.session.events import ending_words
 from dealers_chess.engine.session.session import Session
 
 
@@ -64,6 +65,8 @@ class SessionState:
     last_squares: tuple[str, ...]
     result: str | None  # '1-0', '0-1', '1/2-1/2' or None while the game goes on
     reason: str | None
+    ending: str | None  # who won and how, in words: 'White wins by checkmate'
+    names: dict[str, str | None]  # the players' names per side ('white', 'black'), None where not given
     can_undo: bool  # a move was played and no result the players or the clock decided stands
     clock: ClockView | None
     draw_offer: str | None  # the side whose draw offer stands
@@ -99,6 +102,8 @@ def session_state(session: Session) -> SessionState:
         last_move=session.last_move(), last_squares=() if last is None else _squares(board, last),
         result=None if session.result is None else session.result.result.value,
         reason=None if session.result is None else session.result.reason,
+        ending=None if session.result is None else ending_words(session.result.result.value, session.result.reason),
+        names={SIDE_NAMES[s]: session.player_name(s) for s in (0, 1)},
         can_undo=bool(session.sans) and (session.result is None or session.ended_on_board),
         clock=_clock(session), draw_offer=None if session.draw_offer is None else SIDE_NAMES[session.draw_offer],
         takeback=None if session.takeback is None else SIDE_NAMES[session.takeback],
@@ -158,4 +163,4 @@ def _clock(session: Session) -> ClockView | None:
     if clock is None:
         return None
     running = None if clock.running is None else SIDE_NAMES[clock.running]
-    return ClockView(clock.left(0), clock.left(1), running)
+    return ClockView(max(0.0, clock.left(0)), max(0.0, clock.left(1)), running)  # a fallen flag reads 0, never less

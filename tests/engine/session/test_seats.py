@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from dealers_chess.engine.session.computer import Computer
-from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_play
+from dealers_chess.engine.session.events import ending_words
+from dealers_chess.engine.session.record import session_record
+from dealers_chess.engine.session.seats import Seat, run_seat_line, seat_cancel, seat_name, seat_play
 from dealers_chess.engine.session.session import Session, SessionError
 from dealers_chess.engine.session.state import session_state
 
@@ -93,6 +95,21 @@ def test_undo_is_a_request_the_other_seat_accepts_or_declines():
         line(session, WHITE, "accept undo")
 
 
+def test_once_the_game_is_over_no_takeback_is_asked_for_even_after_a_mate_but_the_table_may_still_undo():
+    session = Session.new("chess")
+    for move in ("f2f3", "e7e5", "g2g4"):
+        seat_play(session, WHITE if session.turn == 0 else BLACK, move)
+    line(session, WHITE, "undo")  # a request that stands when the game ends goes with it
+    seat_play(session, BLACK, "d8h4")
+    assert session.result is not None and session.takeback is None
+    for seat in (WHITE, BLACK):
+        with pytest.raises(SessionError, match=r"the game is over \(0-1, checkmate\): a takeback can no longer"):
+            line(session, seat, "undo")
+    with pytest.raises(SessionError, match="no takeback has been asked for"):
+        line(session, WHITE, "accept undo")
+    assert line(session, BOTH, "undo")[0].startswith("took back 2... Qh4#")  # one device at the board: as before
+
+
 def test_against_the_computer_its_seat_follows_and_the_players_undo_is_at_once():
     session = Session.new("chess")
     session.set_computer(Computer.create("black", 0.05, 1))
@@ -110,3 +127,67 @@ def test_a_seat_sends_only_the_pages_commands():
     for text in ("save /tmp/x.pgn", "quit", "e2e4", "fen"):
         with pytest.raises(SessionError, match="is not a command; allowed: undo, redo, draw, accept"):
             line(session, WHITE, text)
+
+
+def test_a_spectators_seat_follows_the_game_and_can_do_nothing():
+    session = Session.new("chess")
+    for act in (lambda: seat_play(session, Seat.WATCH, "e2e4"), lambda: seat_cancel(session, Seat.WATCH),
+                lambda: line(session, Seat.WATCH, "resign"), lambda: line(session, Seat.WATCH, "draw"),
+                lambda: seat_name(session, Seat.WATCH, "Eve")):
+        with pytest.raises(SessionError, match="this page watches the game|a name is given on a side's page"):
+            act()
+    assert session.sans == [] and session.result is None and session.player_name(0) is None
+
+
+def test_each_side_names_its_own_player_and_the_record_keeps_the_names():
+    session = Session.new("chess")
+    assert [event.text for event in seat_name(session, WHITE, "  Ann   Lee ").events] == ["White is played by Ann Lee"]
+    seat_name(session, BLACK, "Bob")
+    assert session_state(session).names == {"white": "Ann Lee", "black": "Bob"}
+    assert (session_record(session).tags["White"], session_record(session).tags["Black"]) == ("Ann Lee", "Bob")
+    for bad in ("", "   ", "x" * 41, "bell\x07"):
+        with pytest.raises(SessionError, match="a player's name is 1 to 40"):
+            seat_name(session, WHITE, bad)
+    with pytest.raises(SessionError, match="a name is given on a side's page"):
+        seat_name(session, BOTH, "Carl")
+
+
+@pytest.mark.parametrize(("result", "reason", "words"), [
+    ("1-0", "checkmate", "White wins by checkmate"), ("0-1", "resignation", "Black wins by resignation"),
+    ("0-1", "time", "Black wins on time"), ("1-0", "royal lost", "White wins by taking the royal"),
+    ("1/2-1/2", "agreement", "Draw by agreement"), ("1/2-1/2", "stalemate", "Draw by stalemate"),
+    ("1/2-1/2", "threefold repetition", "Draw by threefold repetition"),
+    ("1/2-1/2", "time, against a side that cannot mate", "Draw: a flag fell, but the other side cannot mate")])
+def test_the_end_says_who_won_and_how(result, reason, words):
+    assert ending_words(result, reason) == words
+
+
+def test_a_rematch_keeps_the_start_and_clock_and_swaps_the_players_and_the_computers_side():
+    from dealers_chess.engine.session.clock import TimeControl
+    from dealers_chess.engine.session.rematch import rematch_session
+
+    session = Session.new("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", control=TimeControl.parse("3+2"),
+                          tags={"DealSeed": "7"})
+    session.set_computer(Computer.create("black", 0.05, 1))
+    session.name_player(0, "Ann")
+    assert not seat_rematch_allowed(session)
+    session.resign(0)
+    with pytest.raises(SessionError, match="the computer plays Black: this page follows the game"):
+        seat_rematch_allowed(session, BLACK)
+    assert seat_rematch_allowed(session, WHITE)  # the player's page: at once, against the computer
+    again = rematch_session(session, 2)
+    assert again.computer is not None and again.computer.side == 0 and again.computer.level == 1
+    assert (again.tags["Black"], again.tags["DealSeed"], again.tags["Round"]) == ("Ann", "7", "2")
+    assert again.start_fen == session.start_fen and again.clock is not None and again.clock.control.base_s == 180
+    assert again.sans == [] and again.result is None
+
+
+def seat_rematch_allowed(session: Session, seat: Seat = BOTH) -> bool:
+    from dealers_chess.engine.session.seats import seat_rematch
+
+    try:
+        return seat_rematch(session, seat)
+    except SessionError as error:
+        if "a rematch is for a game that is over" not in str(error):
+            raise
+        return False

@@ -5,12 +5,12 @@ import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, square
 import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
 import {
-  closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawStatus,
-  followCard, placeCard, showCard,
+  closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawMoveStrip,
+  drawStatus, followCard, placeCard, showCard,
 } from "./panel.js";
 import { isMuted, play, setMuted, soundOf, wake } from "./sound.js";
 import {
-  $, PHONE, mySide, otherSide, pieceOn, say, seated, sideName, targetsOf, thinking, ui, watching,
+  $, mySide, onLayoutChange, otherSide, pieceOn, playerName, say, seated, sideName, targetsOf, thinking, ui, watching,
 } from "./store.js";
 
 // --- the state ---------------------------------------------------------------------------------------------
@@ -21,6 +21,7 @@ function setState(next) {
   if (before && next.version < before.version) return "";
   ui.state = next;
   ui.stateAt = performance.now();
+  if (before && before.round !== next.round) newGame(); // a rematch: this page may play the other side now
   if (!ui.oriented) [ui.flipped, ui.oriented] = [next.seat === "black", true]; // a Black seat sees Black's side
   const sound = soundOf(before, next);
   if (sound) play(sound);
@@ -34,18 +35,59 @@ function setState(next) {
   return fresh;
 }
 
+function newGame() {
+  // a rematch began: the board turns to this page's (new) side, and nothing of the last game stays picked up
+  [ui.selected, ui.lookBack, ui.lookBoard, ui.battleSteps, ui.cardShown] = [null, null, null, null, null];
+  ui.flipped = ui.state.seat === "black";
+}
+
 function news(before, after) {
-  // what the other player (or tab) just did, in words, for the page that did not do it
+  // what the other player (or tab) just did, in words, for the page that did not do it: a move, a takeback, an
+  // offer or request, and the answer to this page's own offer or request
   if (!before || after.version === before.version) return "";
-  if (after.result && !before.result) return `Game over: ${after.result} (${after.reason})`;
+  if (before.round !== after.round) return rematchNews(after);
+  return [boardNews(before, after), answerNews(before, after)].filter(Boolean).join(" · ");
+}
+
+function rematchNews(after) {
+  const you = seated() && !watching() ? ` You play ${sideName(after.seat)} now.` : "";
+  return `Rematch, colours swapped: ${playerName("white")} v ${playerName("black")}.${you}`;
+}
+
+function boardNews(before, after) {
+  // the move (a mate: the status line says who won), else what ended the game or what changed
   if (after.moves.length > before.moves.length && after.last_move) {
     const mover = otherSide(after.turn);
     return seated() && mover === after.seat ? "" : `${sideName(mover)} played ${after.last_move}`;
   }
+  if (after.result && !before.result) return ""; // the status line says who won and how, once
   if (after.moves.length < before.moves.length) return `A move was taken back: ${sideName(after.turn)} to move`;
-  if (after.takeback && !before.takeback) return `${sideName(after.takeback)} asks to take back a move`;
-  if (after.draw_offer && !before.draw_offer) return `${sideName(after.draw_offer)} offers a draw`;
+  // an offer or request to answer has its own bar under the board; a spectator's page is told in words
+  if (after.takeback && !before.takeback && watching()) return `${sideName(after.takeback)} asks to take back a move`;
+  if (after.draw_offer && !before.draw_offer && watching()) return `${sideName(after.draw_offer)} offers a draw`;
   return "";
+}
+
+function answerNews(before, after) {
+  // a draw offer or takeback request that went away without ending the game or taking a move back: declined, or
+  // lapsed when a move was made instead
+  if (after.moves.length < before.moves.length) return "";
+  if (after.result && !before.result) return "";
+  const moved = after.moves.length > before.moves.length, told = [];
+  const whose = (side) => (seated() && side === after.seat ? "your" : `${sideName(side)}'s`);
+  const offer = before.draw_offer, asker = before.takeback;
+  if (offer && !after.draw_offer) {
+    told.push(moved ? `${whose(offer)} draw offer lapsed with the move`
+      : `${sideName(otherSide(offer))} declines ${whose(offer)} draw offer`);
+  }
+  if (before.rematch_offer && !after.rematch_offer) {
+    told.push(`${sideName(otherSide(before.rematch_offer))} declines ${whose(before.rematch_offer)} rematch offer`);
+  }
+  if (asker && !after.takeback) {
+    told.push(moved ? `${whose(asker)} takeback request lapsed with the move`
+      : `${sideName(otherSide(asker))} declines ${whose(asker)} takeback request`);
+  }
+  return told.map((text) => text[0].toUpperCase() + text.slice(1)).join(" · ");
 }
 
 function fromStream(next) {
@@ -206,6 +248,7 @@ function draw() {
   drawControls();
   drawHands(showCard);
   drawMoveList(lookAt);
+  drawMoveStrip();
   drawClock();
   drawChoice((key) => send("/api/play", { move: key }));
   drawLook();
@@ -232,8 +275,16 @@ function wireButtons() {
   $("resign").addEventListener("click", () => confirmThen(`${sideName(mySide())} resigns and loses the game. Resign?`,
     command("resign")));
   $("takeback-accept").addEventListener("click", command("accept undo"));
+  $("rematch").addEventListener("click", command("rematch"));
+  $("rematch-accept").addEventListener("click", command("rematch"));
+  $("rematch-decline").addEventListener("click", command("decline rematch"));
   $("takeback-decline").addEventListener("click", command("decline undo"));
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawAll(); });
+  $("name-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("name-input").blur();
+    send("/api/name", { name: $("name-input").value });
+  });
   $("pictures").addEventListener("click", () => {
     ui.showPictures = !ui.showPictures;
     $("pictures").setAttribute("aria-pressed", String(ui.showPictures));
@@ -286,10 +337,13 @@ async function start() {
   wireBoard();
   wireButtons();
   for (const event of ["pointerdown", "keydown"]) document.addEventListener(event, wake, { capture: true });
-  PHONE.addEventListener("change", placeCard);
-  window.addEventListener("resize", () => { if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard(); });
+  onLayoutChange(placeCard);
+  window.addEventListener("resize", () => {
+    if (ui.state) placeCard();
+    if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard();
+  });
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
-  const first = await call("/api/state"); // the clock starts when the page first loads
+  const first = await call("/api/state"); // a resumed game's clock runs again when a page first loads
   if (first.error) lost(first.error);
   else say(setState(first), false); // the computer's move, when it moved before the page asked
   drawAll();

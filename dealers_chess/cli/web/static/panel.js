@@ -2,7 +2,9 @@
 
 import { image } from "./net.js";
 import { isMuted } from "./sound.js";
-import { $, PHONE, mySide, otherSide, seated, sideName, thinking, ui, watching } from "./store.js";
+import {
+  $, SIDE, mySide, otherSide, phone, playerName, seated, sideName, spectator, thinking, ui, watching,
+} from "./store.js";
 
 // --- the card: beside the board on a wide screen, under it on a phone (it never covers a square) -------------
 
@@ -74,11 +76,20 @@ export function followCard() {
   ui.cardShown = { ...shown, square, piece };
 }
 
+function putIn(node, slot) {
+  if (node.parentElement !== slot) slot.append(node);
+}
+
 export function placeCard() {
-  const card = $("card");
-  const slot = PHONE.matches ? $("card-under") : $("card-slot");
-  if (card.parentElement !== slot) slot.append(card);
-  card.hidden = PHONE.matches && !ui.cardShown;
+  // upright phone: notices, controls and card under the board, in that order; sideways or wide: beside it, and on a
+  // short screen the notices and the card at the top of the column beside the board, which scrolls by itself
+  const upright = phone(), card = $("card");
+  putIn(card, upright ? $("card-under") : $("card-slot"));
+  putIn($("controls"), upright ? $("controls-under") : $("controls-side"));
+  putIn($("notices"), SIDE.matches ? $("notices-side") : $("notices-under"));
+  const header = document.querySelector("header").getBoundingClientRect();
+  document.documentElement.style.setProperty("--header-px", `${Math.ceil(header.bottom)}px`);
+  card.hidden = upright && !ui.cardShown;
   if (!ui.cardShown) {
     $("card-face").hidden = true;
     $("card-face").removeAttribute("data-source");
@@ -94,12 +105,13 @@ export function drawStatus() {
   document.title = `${state.game_name}: Dealer's Chess`;
   const seat = $("seat");
   seat.hidden = !seated();
-  seat.textContent = watching() ? `This page follows the game (the computer plays ${sideName(state.seat)})`
-    : `You play ${sideName(state.seat)}`;
+  seat.textContent = seatWords(state);
   seat.className = state.seat;
+  document.body.classList.toggle("spectator", spectator());
+  drawPlayers(state);
   const status = $("status"), side = sideName(state.turn);
   if (state.result) {
-    status.textContent = `Game over: ${state.result} (${state.reason})`;
+    status.textContent = `Game over: ${state.ending} (${state.result})`;
     status.className = "over";
   } else if (thinking()) {
     status.textContent = `${side} (the computer) is thinking…${state.check ? " (in check)" : ""}`;
@@ -115,12 +127,30 @@ export function drawStatus() {
   saved.className = state.save_error ? "error" : "";
 }
 
+function seatWords(state) {
+  if (spectator()) return "You are watching: this page follows the game";
+  if (watching()) return `This page follows the game (the computer plays ${sideName(state.seat)})`;
+  return `You play ${sideName(state.seat)}`;
+}
+
+function drawPlayers(state) {
+  // the players' names, when given (--white-name, --black-name, or typed on a side's page)
+  const named = state.names.white || state.names.black;
+  $("players").hidden = !named;
+  $("players").textContent = named ? `${playerName("white")} v ${playerName("black")}` : "";
+  const form = $("name-form"), mine = seated() && !watching() ? state.names[state.seat] : null;
+  form.hidden = !seated() || watching();
+  if (!form.hidden && document.activeElement !== $("name-input")) $("name-input").value = mine || "";
+}
+
 export function drawControls() {
   const state = ui.state, playing = !state.result, seat = seated(), side = mySide(), idle = watching();
   const myTurn = !seat || state.turn === state.seat;
-  $("undo").textContent = seat && !state.computer ? "Ask to take back" : "Undo";
-  const ownMoves = seat && !state.computer ? state.moves.length - (state.turn === state.seat ? 1 : 0) : 1;
-  $("undo").disabled = !state.can_undo || thinking() || idle || Boolean(state.takeback) || ownMoves < 1;
+  const asks = seat && !state.computer; // a seat's undo asks the other side: never once the game is over
+  $("undo").textContent = asks ? "Ask to take back" : "Undo";
+  const ownMoves = asks ? state.moves.length - (state.turn === state.seat ? 1 : 0) : 1;
+  $("undo").disabled = !state.can_undo || thinking() || idle || Boolean(state.takeback) || ownMoves < 1
+    || (asks && !playing);
   $("redo").hidden = seat;
   $("redo").disabled = !state.can_redo || thinking();
   $("battle").hidden = !state.battle || !myTurn || idle;
@@ -136,31 +166,51 @@ export function drawControls() {
   $("sound").setAttribute("aria-pressed", String(!isMuted()));
   $("sound").textContent = isMuted() ? "Sound off" : "Sound on";
   drawTakeback(state, seat, side);
+  drawRematch(state, seat, side, idle);
+}
+
+function drawRematch(state, seat, side, idle) {
+  // once the game is over: a rematch with colours swapped, offered by one side's page and played when the other
+  // accepts (the table's page plays it at once)
+  const offer = state.rematch_offer;
+  $("rematch").hidden = !state.result || idle || (seat && offer !== null);
+  const answering = Boolean(state.result) && seat && !idle && offer !== null && offer !== side;
+  $("rematch-bar").hidden = !answering;
+  if (answering) $("rematch-text").textContent = `${playerName(offer)} offers a rematch with colours swapped.`;
 }
 
 function drawDrawButtons(state, playing, seat, side, idle) {
-  // the offer stands for the other side to accept or decline (or to answer by moving); an offer is answered by
-  // the other buttons, Accept (which asks first) and Decline, never by the offer button
+  // the offer stands for the other side to accept or decline (or to answer by moving): a bar under the board
+  // with Accept (which asks first) and Decline, as for a takeback request
   const offer = state.draw_offer;
   const answering = Boolean(offer) && playing && (!seat || offer !== state.seat) && !idle;
   $("draw").textContent = seat ? "Offer a draw" : `${sideName(side)} offers a draw`;
   $("draw").hidden = Boolean(offer) || Boolean(state.computer); // the computer answers an offer by moving
   $("draw").disabled = !playing || idle;
-  $("accept").hidden = !answering;
-  $("accept").textContent = offer ? `${sideName(otherSide(offer))} accepts the draw…` : "Accept draw";
-  $("decline").hidden = !answering;
+  $("offer").hidden = !answering;
+  if (answering) $("offer-text").textContent = `${sideName(offer)} offers a draw.`;
+  const answerer = seat ? "" : `${sideName(otherSide(offer))} `; // the table's page says which side answers
+  $("accept").textContent = seat ? "Accept draw…" : `${answerer}accepts the draw…`;
+  $("decline").textContent = seat ? "Decline draw" : `${answerer}declines`;
 }
 
 function drawTakeback(state, seat, side) {
-  // the other side's takeback request: a bar under the board with Accept and Decline
+  // the other side's takeback request: a bar under the board with Accept and Decline; this side's own standing
+  // request or offer: a line saying it waits for the answer
   const asking = state.takeback;
-  const answering = Boolean(asking) && (!seat || asking !== state.seat);
+  const answering = Boolean(asking) && (!seat || asking !== state.seat) && !watching();
   $("request").hidden = !answering;
   if (answering) {
     $("request-text").textContent = `${sideName(asking)} asks to take back a move.`;
     $("takeback-accept").textContent = `Accept: ${sideName(otherSide(asking))} takes it back`;
   }
-  $("asked").hidden = !(seat && asking === side);
+  const waiting = [];
+  if (seat && asking === side) waiting.push("You asked to take back your move");
+  if (seat && state.draw_offer === side) waiting.push("You offered a draw");
+  if (seat && state.rematch_offer === side) waiting.push("You offered a rematch");
+  $("asked").hidden = !waiting.length;
+  $("asked").textContent = waiting.length ? `${waiting.join("; ")}: waiting for ${sideName(otherSide(side))}'s answer.`
+    : "";
 }
 
 export function drawHands(showHandCard) {
@@ -221,6 +271,24 @@ export function drawMoveList(lookAt) {
   });
 }
 
+export function drawMoveStrip() {
+  // one line above the board with the last moves (a phone's move list is far below): the newest on the right
+  const state = ui.state, strip = $("move-strip"), first = firstPly();
+  strip.replaceChildren();
+  const shown = Math.max(0, state.moves.length - STRIP_PLIES);
+  state.moves.slice(shown).forEach((san, offset) => {
+    const index = shown + offset, ply = first + index, number = Math.floor(ply / 2) + 1;
+    const item = document.createElement("li");
+    if (ply % 2 === 0) item.textContent = `${number}. ${san}`;
+    else item.textContent = offset === 0 ? `${number}… ${san}` : san;
+    if (index === state.moves.length - 1) item.className = "last";
+    strip.append(item);
+  });
+  if (!state.moves.length) strip.append(Object.assign(document.createElement("li"), { textContent: "No move yet" }));
+}
+
+const STRIP_PLIES = 12;
+
 export function drawClock() {
   const clock = ui.state.clock;
   $("clock").hidden = !clock;
@@ -265,21 +333,26 @@ export function drawChoice(answer) {
     for (const event of ["focus", "mouseenter"]) button.addEventListener(event, () => previewChoice(option));
     options.append(button);
   }
+  const card = $("choice-card");
+  if (!dialog.open) ["src", "data-source"].forEach((name) => card.removeAttribute(name)); // no card of the last one
+  card.hidden = !choice.options.some((option) => option.piece);
   previewChoice(choice.options.find((option) => option.piece) || null);
   if (!dialog.open) dialog.showModal();
 }
 
 function previewChoice(option) {
-  // a promotion's options show the card of the piece each makes, so a player can check what it does
+  // a promotion's options show the card of the piece each makes, so a player can check what it does. The card's
+  // box keeps its size (board.css) and the card shown stays until the next one has come, so no option ever moves
+  // under a finger: a tap on a phone sends mouseenter just before its click
   const card = $("choice-card");
-  if (!(option && option.piece)) {
-    card.hidden = true;
-    card.removeAttribute("data-source");
-    return;
-  }
+  if (!(option && option.piece)) return;
   card.alt = `the card of ${option.key}: ${option.text}`;
   const source = `/card/${option.piece}.svg`;
-  if (card.dataset.source !== source) loadFace(card, source, null);
+  if (card.dataset.source === source) return;
+  card.dataset.source = source;
+  image(source).then((found) => {
+    if (card.dataset.source === source && found.url) card.src = found.url;
+  });
 }
 
 export function confirmThen(text, action) {

@@ -23,7 +23,18 @@ export const ui = {
 
 export const $ = (id) => document.getElementById(id);
 
-export const PHONE = window.matchMedia("(max-width: 820px)"); // the card goes under the board here
+const NARROW = window.matchMedia("(max-width: 820px)");
+export const SIDE = window.matchMedia("(orientation: landscape) and (max-height: 560px)"); // a phone turned sideways
+
+export function phone() {
+  // a phone held upright (or a narrow window): the card, the controls and the notices go under the board. A phone
+  // turned sideways keeps them beside the board, where they stay in view
+  return NARROW.matches && !SIDE.matches;
+}
+
+export function onLayoutChange(handler) {
+  for (const query of [NARROW, SIDE]) query.addEventListener("change", handler);
+}
 
 export function sideName(side) {
   return side === "white" ? "White" : "Black";
@@ -34,8 +45,10 @@ export function otherSide(side) {
 }
 
 export function mySide() {
-  // the side this page plays: its seat's, else the side to move (or the one the computer does not play)
+  // the side this page plays: its seat's, else the side to move (or the one the computer does not play); a
+  // spectator's page plays none (null)
   const state = ui.state;
+  if (state.seat === "watch") return null;
   if (state.seat !== "both") return state.seat;
   if (!state.computer) return state.turn;
   return otherSide(state.computer.side);
@@ -47,9 +60,20 @@ export function seated() {
 }
 
 export function watching() {
-  // the computer plays this seat's side: the page follows the game and acts for nobody
+  // a spectator's page (the Watch: address), or the computer plays this seat's side: the page follows the game
+  // and acts for nobody
   const state = ui.state;
-  return seated() && Boolean(state.computer) && state.computer.side === state.seat;
+  return spectator() || (seated() && Boolean(state.computer) && state.computer.side === state.seat);
+}
+
+export function spectator() {
+  return Boolean(ui.state) && ui.state.seat === "watch";
+}
+
+export function playerName(side) {
+  // 'White' or, with a name given, 'Ann (White)'
+  const name = ui.state && ui.state.names[side];
+  return name ? `${name} (${sideName(side)})` : sideName(side);
 }
 
 export function thinking() {
