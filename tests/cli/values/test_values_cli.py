@@ -139,7 +139,7 @@ def test_an_unreachable_cluster_is_one_line(tmp_path):
 
 
 def test_the_table_is_what_the_results_file_gives(tmp_path):
-    source = Path(__file__).parents[2] / "dealers_chess" / "assets" / "values" / "results-8x8.jsonl.gz"
+    source = Path(__file__).parents[3] / "dealers_chess" / "assets" / "values" / "results-8x8.jsonl.gz"
     if not source.exists():
         pytest.skip("no shipped results yet")
     table = tmp_path / "table.toml"
