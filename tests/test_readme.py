@@ -126,3 +126,22 @@ def test_ci_runs_exactly_the_readme_test_command():
     two_commands = README.read_text().split("## Two commands", 1)[1].split("\n## ", 1)[0]
     test_command = re.findall(r"^```sh\n(.*?)\n```", two_commands, re.M | re.S)[1]
     assert (ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == test_command
+
+
+def _github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation but '-' dropped, spaces as '-'."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_within_the_readme_names_one_of_its_headings():
+    text = README.read_text()
+    anchors = {_github_anchor(h) for h in re.findall(r"^#{1,6} (.*)$", text, re.M)}
+    links = re.findall(r"\]\(#([^)]+)\)", text)
+    assert len(links) >= 15 and not [link for link in links if link not in anchors]
+
+
+def test_every_document_in_docs_is_linked_from_the_readme_and_every_linked_file_exists():
+    text = README.read_text()
+    linked = set(re.findall(r"\]\(((?:docs|examples|dealers_chess)/[^)#]*|LICENSE)\)", text))
+    assert {f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md")} <= linked
+    assert [path for path in linked if not (ROOT / path).exists()] == []

@@ -68,7 +68,8 @@ class DealerGroup(click.Group):
             if os.environ.get(DEBUG_VARIABLE):
                 raise
             command = " ".join(["dealer", *filter(None, [ctx.invoked_subcommand])])
-            _fail(f"{command}: unexpected {type(error).__name__}: {_first_line(error)} (please report this)", 1)
+            _fail(f"{command}: unexpected {type(error).__name__}: {_first_line(error)} (please report this, with the "
+                  f"traceback that {DEBUG_VARIABLE}=1 {command} ... prints)", 1)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run, printing click's usage errors in one line (exit 2) instead of three."""

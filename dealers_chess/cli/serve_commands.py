@@ -11,6 +11,7 @@ one side each (engine.session.seats).
 
 from __future__ import annotations
 
+import errno
 import shutil
 import socket
 from pathlib import Path
@@ -165,7 +166,8 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
     except OSError as error:
-        reason = "it is in use: choose another with --port" if error.errno == 98 else error.strerror or str(error)
+        in_use = error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
+        reason = "it is in use: choose another with --port" if in_use else error.strerror or str(error)
         raise DealerError(f"cannot listen on {host}:{port}: {reason}") from None
     listener.listen(64)
     return listener

@@ -132,4 +132,11 @@ def grant_castling_rights(pos: Position) -> None:
             if (pos.occ[sq] == side and castling_partner_ok(pos, sq) and pos.royal_for(sq) >= 0
                     and castling_problem(pos, sq) is None):
                 rights.add(sq)
-    pos.castling = frozenset(rights)
+    set_castling_rights(pos, frozenset(rights))
+
+
+def set_castling_rights(pos: Position, rights: frozenset[int]) -> None:
+    """Give the position these rights, with where each partner's royal starts (Position._castling_after
+    drops a right when that royal leaves, not when another royal that passed between them does)."""
+    pos.castling = rights
+    pos.castling_royals = {**castling_starts(pos, 0), **castling_starts(pos, 1)} if rights else {}

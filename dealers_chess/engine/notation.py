@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from dealers_chess.engine.attacks import immobility_reason, in_check
 from dealers_chess.engine.board import FILE_LETTERS, Board, BoardError
-from dealers_chess.engine.castling import castling_partner_ok
+from dealers_chess.engine.castling import castling_partner_ok, set_castling_rights
 from dealers_chess.engine.errors import IllegalMoveError, NotationError
 from dealers_chess.engine.game import GameDef, default_catalogue, load_game
 from dealers_chess.engine.kernel import EMPTY, R_MOVE, fast_destinations
@@ -28,14 +28,13 @@ from dealers_chess.engine.rules import (
     refusal_reason,
     select_moves,
 )
+from dealers_chess.engine.state_fields import GAME_FIELDS, dazzle_problem, field_problem
 from dealers_chess.pieces.catalogue import Catalogue, Group
 
 SQUARE = re.compile(r"([a-p])([0-9]{1,2})")
 TOKEN = re.compile(r"([0-9]+)|([A-Za-z])|\(([A-Za-z]{1,3})\)|(.)")
 NUMBER = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() would take '²' or '٣', and 5,000 digits
-EXTRA_KEYS = (
-    "hand", "shared", "draw", "discard", "deck", "pawnrank", "moved", "dazzled", "shielded", "mustmove", "battle",
-)
+EXTRA_KEYS = tuple(GAME_FIELDS)  # the key=value fields, in the order FEN writing uses
 
 
 def piece_letters(code: str, black: bool) -> str:
@@ -56,6 +55,9 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
         raise NotationError(f"FEN {_short(text)}: expected at least a placement and a side to move")
     main = [f for f in fields if "=" not in f]
     extras = _extras(text, [f for f in fields if "=" in f])
+    problem = field_problem(game, catalogue, list(extras))
+    if problem is not None:
+        raise NotationError(f"FEN {_short(text)}: {problem}")
     main += ["-", "-", "0", "1"][len(main) - 2:] if len(main) < 6 else []
     if len(main) != 6:
         raise NotationError(f"FEN {_short(text)}: expected 6 fields before key=value fields, found {len(main)}")
@@ -67,7 +69,7 @@ def parse_fen(text: str, game: GameDef | str = "chess", catalogue: Catalogue | N
     if main[1] not in ("w", "b"):
         raise NotationError(f"FEN {_short(text)}: side to move {main[1]!r}; allowed: w, b")
     pos.turn = 0 if main[1] == "w" else 1
-    pos.castling = _read_castling(pos, text, main[2])
+    set_castling_rights(pos, _read_castling(pos, text, main[2]))
     pos.ep, pos.ep_victim = _read_ep(pos, text, main[3])
     pos.halfmove = _int(text, "halfmove clock", main[4], 0, 10**6)
     pos.fullmove = _int(text, "move number", main[5], 1, 10**6)
@@ -91,7 +93,7 @@ def _check_reachable(pos: Position, text: str) -> None:
                 f"FEN {_short(text)}: {SIDE_NAMES[side]} has {len(pos.royals[side])} royal pieces; in "
                 f"{pos.game.name} a side has at most {most[side]} (no move adds one)"
             )
-    for problem in (misplaced_pawn(pos), too_many_pawns(pos)):
+    for problem in (misplaced_pawn(pos), too_many_pawns(pos), dazzle_problem(pos)):
         if problem is not None:
             raise NotationError(f"FEN {_short(text)}: {problem}")
     if in_check(pos, 1 - pos.turn):

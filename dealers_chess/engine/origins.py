@@ -154,11 +154,25 @@ def castling_problem(pos: Position, sq: int) -> str | None:
         where = ", ".join(board.name(s) for s in sorted(starts)) or "no square"
         return (f"{SIDE_NAMES[side]}'s castling partners start on {where} in {pos.game.name}, so a piece on "
                 f"{board.name(sq)} has moved and cannot castle")
+    starter = _partner_started_there(pos, sq)
+    if starter is not None:
+        here = pos.types[pos.piece[sq]].piece.name
+        return (f"{pos.game.name} starts {SIDE_NAMES[side]}'s {starter.name} on {board.name(sq)}, so the {here} "
+                f"there has moved and cannot castle")
     royal = starts[sq]
     if royal not in pos.royals[side]:
         return (f"the {SIDE_NAMES[side]} royal that castles with {board.name(sq)} starts on {board.name(royal)} "
                 f"and no royal stands there: it has moved and cannot castle")
     return None
+
+
+def _partner_started_there(pos: Position, sq: int) -> PieceDef | None:
+    """The partner the game's start puts on sq when the piece there is of another kind, else None. Games
+    that castle with any corner piece are dealt (their start is only a sample), so any kind castles there."""
+    if pos.game.corner_castling:
+        return None
+    starter = start_placement(pos.game, pos.catalogue)[sq][0]
+    return starter if starter.id != pos.types.id_of(pos.piece[sq]) else None
 
 
 # --- pawns ---------------------------------------------------------------------------------------

@@ -88,6 +88,9 @@ class Position:
     squares: list[set[int]] = field(init=False)
     hash: int = 0
     castle_plans: dict = field(default_factory=dict, repr=False)  # (royal, partner) -> engine.castling's plans
+    # partner square -> the square where the royal it castles with starts (engine.origins.castling_starts of
+    # both sides), set with the rights: a right is lost when the royal leaves that square, whoever passes between
+    castling_royals: dict[int, int] = field(default_factory=dict, repr=False)
     stack: list = field(default_factory=list)
     keys: list = field(default_factory=list)  # key() of every position of the game so far, the last is this one's
     passants: list = field(default_factory=list)  # (ep, ep_victim) of every position, beside `keys`
@@ -331,6 +334,8 @@ class Position:
         self._remember()
 
     def _castling_after(self, m: Move, royal: bool) -> frozenset[int]:
+        """The rights left after m: a partner that moves or is taken loses its own, and a royal leaving the
+        square where a partner's royal starts takes that partner's (another royal passing between keeps it)."""
         rights = self.castling
         if not royal and m.kind == Kind.NORMAL and m.frm not in rights and m.to not in rights:
             return rights  # the move touches no castling piece
@@ -340,7 +345,8 @@ class Position:
         if m.kind == Kind.CASTLE:
             lost.add(m.extra)
         if royal:
-            rights = frozenset(p for p in rights if self.royal_for(p) != m.frm)
+            starts = self.castling_royals
+            rights = frozenset(p for p in rights if (starts[p] if p in starts else self.royal_for(p)) != m.frm)
         return rights - lost
 
     def _ep_after(self, m: Move, mover, victim: int, side: int) -> tuple[tuple[int, ...], int]:

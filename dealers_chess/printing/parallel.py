@@ -1,15 +1,21 @@
 """Work of whole seconds spread over every core: one process per core, the results in order.
 
 The work must be a module-level function (or a functools.partial of one), and its items picklable,
-because each runs in another process; an error raised there is raised here.
+because each runs in another process, started clean (not forked: it sees none of this process's state
+but what it is given); an error raised there is raised here.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
+
+# fork() in a process with threads (numpy's, a web server's) may deadlock, and Python warns of it; a fork
+# server starts each worker from a clean single-threaded process (Windows has only spawn)
+START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -34,7 +40,7 @@ def each_on_every_core(
         outcomes = map(work, items)
         pool = None
     else:
-        pool = ProcessPoolExecutor(workers)
+        pool = ProcessPoolExecutor(workers, mp_context=_clean_context(work))
         outcomes = pool.map(work, items)
     try:
         for result in outcomes:
@@ -45,3 +51,13 @@ def each_on_every_core(
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     return results
+
+
+def _clean_context(work: Callable) -> multiprocessing.context.BaseContext:
+    """The start method's context; a fork server first started here imports the work's module (numpy,
+    manifold3d and the rest with it) once, and each worker is forked from it with them loaded."""
+    context = multiprocessing.get_context(START_METHOD)
+    if START_METHOD == "forkserver":
+        module = getattr(work, "func", work).__module__
+        context.set_forkserver_preload([module])  # used only when the server starts, on the first pool
+    return context

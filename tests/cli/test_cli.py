@@ -52,9 +52,23 @@ def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
     result = CliRunner().invoke(cli, ["catalogue"])
     assert result.exit_code == 1
     assert result.stderr == ("error: dealer catalogue: unexpected ValueError: something nobody foresaw "
-                             "(please report this)\n")
+                             "(please report this, with the traceback that DEALER_DEBUG=1 dealer catalogue ... "
+                             "prints)\n")
     monkeypatch.setenv("DEALER_DEBUG", "1")
     assert isinstance(CliRunner().invoke(cli, ["catalogue"]).exception, ValueError)
+
+
+def test_dealer_debug_prints_the_traceback_of_an_unexpected_error_in_a_real_run():
+    """What the README's troubleshooting promises: `DEALER_DEBUG=1 dealer ...` shows where it went wrong."""
+    code = ("import sys, dealers_chess.cli.catalogue_commands as commands; from dealers_chess.cli import main; "
+            "commands.parse_board_size = lambda board: 1 / 0; sys.argv = ['dealer', 'catalogue']; main()")
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                           env={k: v for k, v in os.environ.items() if k != "DEALER_DEBUG"})
+    assert quiet.returncode == 1 and quiet.stderr.count("\n") == 1 and "Traceback" not in quiet.stderr
+    debug = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "DEALER_DEBUG": "1"})
+    assert debug.returncode == 1 and "Traceback (most recent call last)" in debug.stderr
+    assert "catalogue_commands.py" in debug.stderr and debug.stderr.rstrip().endswith("division by zero")
 
 
 def test_a_reader_that_stops_early_ends_the_run_without_a_message():

@@ -270,3 +270,35 @@ def test_dealer_export_fsf_refuses_what_fsf_cannot_play(tmp_path):
 ])
 def test_first_moves_fsf_would_grant_again_are_those_of_pawns_that_can_come_back(piece, reopened):
     assert reopened_first_moves(default_catalogue().get(piece)) == reopened
+
+
+def expressible_pawns() -> list[str]:
+    catalogue = default_catalogue()
+    return [i for i in expressible_pieces() if catalogue.get(i).group.value == "pawn"]
+
+
+@pytest.mark.parametrize("piece", expressible_pawns())
+def test_the_export_lists_the_pawn_moves_after_which_fsfs_fifty_move_counter_goes_on(piece):
+    """Rules audit 4, F4: the referee restarts the counter on every pawn move (FIDE 9.3); FSF does not after a
+    pawn move the pawn can make back (the Gold Pawn's forward step, the Korean Pawn's sideways steps). Every
+    move that takes nothing of each catalogue pawn FSF can play, from a clock of 5: FSF's clock is 6 exactly
+    when the pawn could step back (asked of our own rules) and the export lists that step, else 0."""
+    from dealers_chess.engine.exports.fsf import fifty_move_difference
+
+    placement = {"a1": ("king", "white"), "j9": ("king", "black"), "e2": (piece, "white")}
+    fen = format_fen(start_position("dealers-10x10", placement)).replace(" 0 1", " 5 1")
+    pos = parse_fen(fen, "dealers-10x10")
+    name = fsf_variant(pos)
+    note = fifty_move_difference(pos.catalogue.get(piece)) or ""
+    assert note in fsf_section(pos, "any").text
+    e2, theirs_at_5 = pos.board.parse_square("e2"), sf.start_fen(name).replace(" 0 1", " 5 1")
+    for m in [m for m in legal_moves(pos) if m.frm == e2 and pos.piece[m.to] < 0 and m.promotion is None]:
+        clock = int(sf.get_fen(name, theirs_at_5, [pos.board.name(e2) + pos.board.name(m.to)]).split()[4])
+        pos.push(m)
+        fields = format_fen(pos).split(" ")
+        pos.pop()
+        after = parse_fen(" ".join([fields[0], "w", fields[2], "-", *fields[4:]]), "dealers-10x10")
+        steps_back = any(back.frm == m.to and back.to == e2 for back in legal_moves(after))
+        dx, dy = pos.board.file_of(m.to) - 4, pos.board.rank_of(m.to) - 1
+        assert clock == (6 if steps_back else 0), (m.to, clock, note)
+        assert (f"({dx:+d},{dy:+d})" in note) == steps_back, note

@@ -136,18 +136,18 @@ def one_line_error(*args) -> str:
     return result.output
 
 
-@pytest.mark.parametrize("fen,words", [
-    (f"{START} w KQkq - \u00b2 1", "halfmove clock '²'"),
-    (f"{START} w KQkq - 0 \u00b3", "move number '³'"),
-    (f"{START} w KQkq - 0 1 pawnrank=\u00b2", "pawnrank '²'"),
-    (f"{START} w KQkq - 0 1 deck=\u00b2.0", "deck seed '²'"),
-    (f"{START} w KQkq - 0 1 deck={'1' * 5000}.0", "deck seed"),
-    (f"{START} w KQkq - {'9' * 5000} 1", "halfmove clock"),
-    (f"rnbqkbnr/pppppppp/{'9' * 5000}/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "empty squares"),
-    ("rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "is not a piece letter"),
+@pytest.mark.parametrize("game,fen,words", [
+    ("chess", f"{START} w KQkq - \u00b2 1", "halfmove clock '²'"),
+    ("chess", f"{START} w KQkq - 0 \u00b3", "move number '³'"),
+    ("dealers-8x8", f"{START} w KQkq - 0 1 pawnrank=\u00b2", "pawnrank '²'"),  # chess has no pawnrank or deck
+    ("dealers-8x8", f"{START} w KQkq - 0 1 deck=\u00b2.0", "deck seed '²'"),
+    ("dealers-8x8", f"{START} w KQkq - 0 1 deck={'1' * 5000}.0", "deck seed"),
+    ("chess", f"{START} w KQkq - {'9' * 5000} 1", "halfmove clock"),
+    ("chess", f"rnbqkbnr/pppppppp/{'9' * 5000}/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "empty squares"),
+    ("chess", "rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "is not a piece letter"),
 ])
-def test_fen_numbers_are_ascii_digits_of_sane_length(fen, words):
-    output = one_line_error("moves", "chess", "--fen", fen)
+def test_fen_numbers_are_ascii_digits_of_sane_length(game, fen, words):
+    output = one_line_error("moves", game, "--fen", fen)
     assert words in output and len(output) < 1000
 
 

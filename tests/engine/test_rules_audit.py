@@ -104,9 +104,10 @@ def test_2_a_frozen_or_dazzled_king_or_partner_cannot_castle():
     frozen_partner = f"5k5/11/11/11/11/11/11/11/11/8(hy)2/{ROOKS_AND_SQUIRES} w KQBJ - 0 1"
     assert ("f1i1" not in texts(listed("spinal-tap", frozen_partner))
             and "f1c1" in texts(listed("spinal-tap", frozen_partner)))
-    dazzled_king = f"5k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=f1"
+    # a black Dazzler on a11 (dazzled pieces are those the enemy Dazzler jumped: rules audit 4, F3)
+    dazzled_king = f"(dz)4k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=f1"
     assert not any(m.startswith("f1") for m in texts(listed("spinal-tap", dazzled_king)))
-    dazzled_partner = f"5k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=j1"
+    dazzled_partner = f"(dz)4k5/11/11/11/11/11/11/11/11/11/{ROOKS_AND_SQUIRES} w KQBJ - 0 1 dazzled=j1"
     assert "f1i1" not in texts(listed("spinal-tap", dazzled_partner))
     assert "Squire on j1 was jumped" in refused("spinal-tap", dazzled_partner, "O-O")
 
@@ -231,7 +232,7 @@ def load_start(game_id):
     ("chess", "rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3", "do not lie on a forward move"),
     ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", "no white royal stands inward of h1"),
     ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBRN w K - 0 1", "the Knight on h1 does not castle"),
-    ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand=Kk", "'K' is a royal piece"),
+    ("dealers-8x8", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand=Kk", "'K' is a royal piece"),
     ("dealers-8x8", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 draw=K discard= deck=1.0", "'K' is a royal piece"),
     ("chess", "8/8/8/8/8/8/8/K7 b - - 0 1", "black has no royal piece"),
 ])

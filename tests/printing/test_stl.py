@@ -38,6 +38,35 @@ def test_a_valid_piece_is_written_and_reads_back_as_a_solid(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["knight.stl"]
 
 
+STL_RECORD = np.dtype([("normal", "<f4", (3,)), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
+
+
+def read_binary_stl(path) -> np.ndarray:
+    """The facet records of a binary STL, read with the format's own layout (80-byte header, count, 50-byte records)."""
+    raw = path.read_bytes()
+    count = int(np.frombuffer(raw[80:84], "<u4")[0])
+    assert len(raw) == 84 + 50 * count
+    return np.frombuffer(raw[84:], dtype=STL_RECORD, count=count)
+
+
+def test_every_facet_normal_is_the_outward_unit_normal_of_its_triangle(tmp_path):
+    """The STL format stores a unit normal per facet, pointing out of the solid by the right-hand rule on its
+    corners; slicers and viewers that shade or orient by it go wrong on zero or stray normals."""
+    path = tmp_path / "knight.stl"
+    write_stl(path, _triangles(), "knight")
+    records = read_binary_stl(path)
+    corners = records["corners"].astype(np.float64)
+    cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    outward = cross / np.linalg.norm(cross, axis=1, keepdims=True)
+    normals = records["normal"].astype(np.float64)
+    assert np.allclose(np.linalg.norm(normals, axis=1), 1.0, atol=1e-5)
+    assert np.einsum("ij,ij->i", normals, outward).min() > 0.9999
+    # outward: a unit normal times its facet's area and centroid sums to the volume (divergence theorem)
+    area = np.linalg.norm(cross, axis=1) / 2
+    volume = np.sum(np.einsum("ij,ij->i", normals, corners.mean(axis=1)) * area) / 3
+    assert volume == pytest.approx(check_triangles(records["corners"]).volume_mm3, rel=1e-4) and volume > 10_000
+
+
 @pytest.mark.parametrize("damage, reason", [
     (lambda t: t[1:], "not shared by exactly two"),
     (lambda t: t[:, ::-1], "not positive"),

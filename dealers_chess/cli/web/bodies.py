@@ -8,6 +8,7 @@ game the page showed, so an action from a page that missed a change is refused, 
 from __future__ import annotations
 
 import json
+import re
 from enum import Enum
 from typing import Annotated, TypeVar
 
@@ -68,19 +69,38 @@ class CancelBody(msgspec.Struct, forbid_unknown_fields=True):
     version: Version
 
 
+MAX_NESTING = 32  # the page's bodies are flat objects; deeper JSON is refused before it is parsed
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+TOO_DEEP = "the request is nested too deeply; expected a JSON object of text and numbers"
+
+
 def decode(raw: bytes, shape: type[T]) -> T:
     """The body read as `shape`; raise RequestError saying what is wrong with it."""
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RequestError("the request is not UTF-8 text") from None
+    if _nesting(text) > MAX_NESTING:
+        raise RequestError(TOO_DEEP)  # on every Python: 3.12 parses 1000 levels without a RecursionError
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise RequestError("the request is nested too deeply; expected a JSON object of text and numbers") from None
+        raise RequestError(TOO_DEEP) from None
     except ValueError:
         raise RequestError("the request is not JSON") from None
     if not isinstance(data, dict):
         raise RequestError(f"the request must be a JSON object such as {{\"version\": 3}}; found {type(data).__name__}")
     return convert(data, shape, "request", RequestError)
+
+
+def _nesting(text: str) -> int:
+    """How deep the brackets of a JSON text nest, outside its strings (the body is at most a few kB)."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_JSON_STRING.sub('""', text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _no_constant(name: str) -> float:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from dealers_chess.engine.board import FILE_LETTERS
 from dealers_chess.engine.game import Captured, Castling, Promotion
 from dealers_chess.engine.kernel import EMPTY, compile_movement
-from dealers_chess.engine.measure.probe import PROBE_BOARD
+from dealers_chess.engine.measure.probe import PROBE_BOARD, probe
 from dealers_chess.engine.position import Position
 from dealers_chess.pieces.betza import Term
 from dealers_chess.pieces.catalogue import Group, PieceDef
@@ -82,6 +82,21 @@ def reopened_first_moves(piece: PieceDef) -> tuple[str, ...]:
         for sq in ray.squares
     )
     return initial if returns else ()
+
+
+def fifty_move_difference(piece: PieceDef) -> str | None:
+    """How FSF's fifty-move counter treats this pawn's moves unlike the referee's, which any pawn move restarts
+    (FIDE 9.3), or None. FSF restarts it on a pawn's move that takes nothing only when the pawn cannot make
+    the same move back (found by playing each catalogue pawn in FSF: rules audit 4, F4)."""
+    if piece.group is not Group.PAWN:
+        return None
+    offsets = probe(piece)
+    back = sorted({(dx, dy) for dx, dy in (*offsets.moves, *offsets.initial_moves) if (-dx, -dy) in offsets.moves})
+    if not back:
+        return None
+    steps = ", ".join(f"({dx:+d},{dy:+d})" for dx, dy in back)
+    return (f"{piece.name} ({piece.code}): FSF's fifty-move counter does not restart on a move it can make back "
+            f"(file and rank steps {steps}); here every pawn move restarts it")
 
 
 def fsf_section(pos: Position, name: str) -> FsfSection:
@@ -184,6 +199,10 @@ class _Writer:
         passant = "".join(self.letters.get(p.id, "") for p in self.pieces if p.group is Group.PAWN
                           and any(m.value == "e" for path in p.movement.paths for m in path.modes))
         rank = self.pos.pawn_rank + 1
+        for piece in self.pieces:
+            difference = fifty_move_difference(piece)
+            if difference is not None:
+                self.simplified.append(difference)
         return [f"pawnTypes = {pawns or '-'}", f"promotionPawnTypes = {pawns or '-'}",
                 f"enPassantTypes = {passant or '-'}",
                 f"doubleStepRegionWhite = *{rank}", f"doubleStepRegionBlack = *{self.board.ranks + 1 - rank}"]

@@ -172,6 +172,21 @@ def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = 
 def _fit(
     piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
 ) -> tuple[BodySize, Layout]:
+    """The body and grid (_layout_for); raise ModelError naming the square size at which they fit."""
+    found = _layout_for(group, emblem, options, spec)
+    if found is not None:
+        return found
+    needed = _square_needed(group, emblem, options, spec)
+    raise ModelError(
+        f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
+        f"{MIN_PITCH_MM:g} mm, which does not fit the top face at --square-mm {options.square_mm:g}; "
+        + (f"use --square-mm {needed} or more" if needed <= MAX_SQUARE_MM else "it is too wide to print")
+    )
+
+
+def _layout_for(
+    group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+) -> tuple[BodySize, Layout] | None:
     """The body and grid: the group's foot, widened step by step while the diagram's pitch is too fine
     (or a finial finds no room), a pawn's flat first, up to MAX_BASE_SHARE of the square. In one colour
     the dots are 2 mm across where the foot need not widen more than ONE_COLOUR_GROWTH for them, else as
@@ -202,12 +217,7 @@ def _fit(
                 break
         if fitting:
             return fitting  # the pitch fits; a horse that does not is replaced, another finial made smaller
-    needed = _square_needed(reach, group, spec, 1.2)
-    raise ModelError(
-        f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
-        f"{MIN_PITCH_MM:g} mm, which does not fit the top face at --square-mm {square_mm:g}; "
-        + (f"use --square-mm {needed} or more" if needed <= MAX_SQUARE_MM else "it is too wide to print")
-    )
+    return None
 
 
 def _widenings(group: Group, square_mm: float, widest: float, flats_only: bool = False):
@@ -223,8 +233,19 @@ def _widenings(group: Group, square_mm: float, widest: float, flats_only: bool =
     yield widest, BALL_FLAT[1]
 
 
-def _square_needed(reach: float, group: Group, spec: ShapeSpec, marker: float) -> int:
-    """The smallest whole square size in mm at which the emblem fits at the minimum pitch."""
+def _square_needed(group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec) -> int:
+    """The smallest whole square size in mm above this one at which the body and grid fit (MAX_SQUARE_MM + 1 if
+    none): from the size where the grid's pitch first fits on the widest foot, tried with the whole fit."""
+    start = max(int(options.square_mm) + 1, _pitch_fits_from(grid_reach(emblem, spec), group, spec, 1.2))
+    for square_mm in range(start, int(MAX_SQUARE_MM) + 1):
+        if _layout_for(group, emblem, replace(options, square_mm=float(square_mm)), spec) is not None:
+            return square_mm
+    return int(MAX_SQUARE_MM) + 1
+
+
+def _pitch_fits_from(reach: float, group: Group, spec: ShapeSpec, marker: float) -> int:
+    """The smallest whole square size in mm at which a grid of this reach fits at the minimum pitch on the
+    widest foot (a lower bound: the symbols must also keep apart)."""
     for square_mm in range(int(MIN_SQUARE_MM), int(MAX_SQUARE_MM) + 1):
         size = body_size(group, float(square_mm), spec, MAX_BASE_SHARE * square_mm / 2, BALL_FLAT[1])
         layout = Layout.fit(reach, usable_radius(size, spec.rim, float(square_mm)), marker)

@@ -27,8 +27,8 @@ def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodie
     path = Path(path)
     data = np.zeros(len(triangles), dtype=stl_mesh.Mesh.dtype)
     data["vectors"] = triangles
+    data["normals"] = unit_normals(triangles)
     solid = stl_mesh.Mesh(data, calculate_normals=False, remove_empty_areas=False)
-    solid.update_normals()  # once: numpy-stl would also work them out on making, saving and reading a mesh
     buffer = io.BytesIO()
     solid.save(path.name, fh=buffer, mode=_binary_mode(), update_normals=False)
     checks: list[MeshCheck] = []
@@ -43,6 +43,15 @@ def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodie
 
     write_atomic(path, buffer.getvalue(), check=validate)
     return checks[0]
+
+
+def unit_normals(triangles: np.ndarray) -> np.ndarray:
+    """Each triangle's outward unit normal by the right-hand rule, as the STL format asks (numpy-stl's own
+    normals are as long as twice the triangle's area); (0, 0, 0) for a triangle of no area."""
+    corners = np.asarray(triangles, dtype=np.float64)
+    cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    length = np.linalg.norm(cross, axis=1, keepdims=True)
+    return np.divide(cross, length, out=np.zeros_like(cross), where=length > 0).astype(np.float32)
 
 
 def _binary_mode():
