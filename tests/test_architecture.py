@@ -43,7 +43,7 @@ ALLOWED = {
 }
 # the rules core reads bottom-up: each module imports only those before it
 CORE_LAYERS = ["errors", "board", "move", "rng", "kernel", "game", "position", "attacks", "origins", "castling", "dead",
-               "rules", "notation", "record", "setup", "perft"]
+               "rules", "state_fields", "notation", "record", "setup", "perft"]
 MAX_MODULES_PER_FOLDER = 20
 
 
