@@ -56,6 +56,8 @@ class FaceInfo:
         """The band's value in Pawns: '7.9 ± 0.6' measured by self-play, '≈ 6.9' the model's estimate."""
         if self.margin is None:
             return f"\u2248 {self.value:.1f}"
+        if self.margin == 0:
+            return f"{self.value:.1f}"  # the Pawn: the unit, exact by definition
         return f"{self.value:.1f} \u00b1 {self.margin:.1f}"
 
 

@@ -11,8 +11,10 @@ from dealers_chess.printing.files import write_atomic
 def _toml_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(float(value))  # a numpy float64 too, written as a plain number
     return json.dumps(str(value))  # a TOML basic string is a JSON string for this text
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dealers_chess.engine.board import Board
 from dealers_chess.pieces.catalogue import PieceDef
+from dealers_chess.pieces.errors import DealerError
 
 TABLE_NAME = "table-{board}.toml"
 MAX_MARGIN = 0.75  # a measurement is shown and dealt by once its 95 % interval is at most +- this many Pawns
@@ -28,7 +29,10 @@ def shipped_table(board_label: str) -> dict:
     path = _folder() / TABLE_NAME.format(board=board_label)
     if not path.exists():
         return {"settings": {}, "piece": {}}
-    return tomllib.loads(path.read_text())
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise DealerError(f"{path}: not a measured-values table ({error}); reinstall the toolkit") from None
 
 
 def measured_value(piece: PieceDef, board: Board) -> float | None:

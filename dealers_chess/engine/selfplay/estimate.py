@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dealers_chess.engine.selfplay.imbalance import GUARD, KING, PAWN
-from dealers_chess.engine.selfplay.results import RecordedMatchup, Results, games_wanted
+from dealers_chess.engine.selfplay.results import LADDER_FACTOR, LADDER_IDS, RecordedMatchup, Results
 
 BOOTSTRAP = 2000
 BOOTSTRAP_SEED = 20261128
@@ -160,15 +160,15 @@ def table_data(results: Results, found: dict[str, Measured], results_name: str) 
             "games": measured.games, "score": round(measured.score, 3), "matchup": measured.matchup,
             "form": matchup.form, "betza": movements.get(piece, ""),
         }
-    per_piece = max((len(g) for m, g in results.games.items() if results.matchups[m].form in ("piece", "pawn",
-                                                                                             "royal", "spear")),
-                    default=0)
+    piece_games = sorted(len(g) for m, g in results.games.items() if results.matchups[m].form not in ("scale", "pair")
+                         and m not in LADDER_IDS)
     return {
         "settings": {"board": settings.board, "nodes": settings.nodes, "seed": settings.seed,
-                     "games": results.game_count, "largest_piece_sample": per_piece,
-                     "ladder_games": games_wanted(next(iter(results.matchups.values())), 1) if results.matchups else 0,
+                     "games": results.game_count,
+                     "median_piece_games": piece_games[len(piece_games) // 2] if piece_games else 0,
+                     "ladder_factor": LADDER_FACTOR,
                      "interval": f"{LEVEL:.0%} bootstrap, {BOOTSTRAP} resamples of game pairs",
-                     "pawn_odds_score": round(_scores(units_of(results, "scale"), None)[0][0], 4),
+                     "pawn_odds_score": round(float(_scores(units_of(results, "scale"), None)[0][0]), 4),
                      "pawn_logit": round(pawn_logit(results), 4),
                      "results": results_name, "method": "docs/values.md"},
         "piece": dict(sorted(pieces.items())),
