@@ -56,7 +56,7 @@ def estimate(
 
 ADVICE = """\
 Does your printer stop for M600? The projects change filament with M600, a pause that parks the head
-and waits for you. Marlin obeys it when built with ADVANCED_PAUSE_FEATURE (Prusa's firmware and most
+and waits for you. Marlin obeys it when built with ADVANCED_PAUSE_FEATURE (Prusa's firmware and many
 recent printers' do: send M600 from a terminal to try); Klipper needs an M600 macro (one that calls
 PAUSE, as in Klipper's sample macros); firmware without it skips the line and prints on in one colour.
 If yours does not, put another stop at the same height in PrusaSlicer's layer slider (the + at the z
@@ -72,10 +72,11 @@ red, and wipe the nozzle before it goes on.
 Z seam: the projects put it at the rear (the side each piece's forward notch faces, which its owner
 never sees); in your own profile keep "rear" or "aligned", never "random" on these turned bodies.
 
-Your own printer: the projects bring a generic 220 x 220 mm printer (PrusaSlicer's default start
-G-code: no bed mesh, no purge line). Open plate-NN.3mf, choose your printer, filament and print
-profiles (keep 0.2 mm layers and first layer), slice, and look at the preview's layer slider: the
-colour change must sit at the z plates.txt names, one on each plate, and the legend shows it.
+Your own printer: the projects bring a generic printer with the bed the plates were laid out for
+(220 x 220 mm unless --bed said otherwise) and PrusaSlicer's default start G-code: no bed mesh, no
+purge line. Open plate-NN.3mf, choose your printer, filament and print profiles (keep 0.2 mm layers
+and first layer), slice, and look at the preview's layer slider: the colour change must sit at the z
+plates.txt names, one on each plate, and the legend shows it.
 """
 
 
