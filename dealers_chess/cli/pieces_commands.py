@@ -95,11 +95,12 @@ def plate_command(
     sets, games, groups, piece_ids, square_mm, weight_pocket, one_colour, out_dir, bed, spacing_mm, copies, deal_file,
     army_game, max_per_plate, catalogue: Catalogue,
 ) -> None:
-    """Lay pieces out on printer beds: one STL per plate, the same plate as a PrusaSlicer project (3MF) and
-    plates.txt listing each plate.
+    """Lay pieces out on printer beds: one STL per plate, the same plate as a PrusaSlicer project (3MF),
+    plates.txt listing each plate and HOW-TO-PRINT.txt (jobs, time, filament, M600 on your printer).
 
     Pieces with their top faces at one height share plates, so one filament change colours every diagram; the
-    project has that change (M600) built in. With --one-colour pieces of every height share plates.
+    project has that change (M600) built in. Top faces stand on a few shared levels: a chess army takes three
+    plates a colour. With --one-colour pieces of every height share plates.
     """
     options = ModelOptions(square_mm, weight_pocket, one_colour)
     folder = plates_folder(prepare_out_dir(out_dir), options)
@@ -118,6 +119,7 @@ def plate_command(
                                       max_per_plate=max_per_plate, one_colour=one_colour)
         click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files and their PrusaSlicer projects (3MF), "
                    f"white/ and black/, in {target}")
+        click.echo(HOW_TO_LINE)
         return
     chosen = select_pieces(catalogue, sets, games, groups, piece_ids)
     with click.progressbar(length=len(chosen) * copies, label="Building plates", file=sys.stderr) as bar:
@@ -128,6 +130,10 @@ def plate_command(
         )
     click.echo(f"{sum(p.suffix == '.stl' for p in paths)} plate STL files, their PrusaSlicer projects (3MF) "
                f"and {paths[-1].name} in {folder}")
+    click.echo(HOW_TO_LINE)
+
+
+HOW_TO_LINE = "HOW-TO-PRINT.txt beside plates.txt: jobs, time and filament a colour; M600 on your printer, purging"
 
 
 @click.command("render")

@@ -96,6 +96,7 @@ class PieceTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     rule_betza: dict[Id, Betza] = {}
     rank_captures: Annotated[dict[RankKey, Betza], msgspec.Meta(max_length=16)] = {}
     promotes_to: Names = []
+    aliases: Names = []  # other names `dealer` accepts for the piece ("pawn" for the Standard Pawn)
     shape: Annotated[list[ShapeFeature], msgspec.Meta(max_length=len(ShapeFeature))] = []
     value: Annotated[float, msgspec.Meta(ge=0, le=100)] | None = None
     value_note: Text = ""
@@ -124,6 +125,7 @@ class PieceDef:
     rule_moves: tuple[tuple[Rule, Movement], ...] = ()
     rank_captures: tuple[tuple[int, Movement], ...] = ()  # (ranks back from the far rank, captures)
     promotes_to: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names a user may call it by (ids and codes always work)
     shape: tuple[ShapeFeature, ...] = ()  # the 3D head asked for (empty: derived from the movement)
     value: float | None = None  # a fixed 8x8 value that overrides the model
     value_note: str = ""
@@ -150,7 +152,16 @@ class Catalogue:
         for piece in pieces:
             self._pieces[piece.id] = piece
         _check_codes(self._pieces.values())
+        _check_aliases(self._pieces)
         _check_promotion_targets(self)
+        self._by_code = {piece.code: piece for piece in self._pieces.values()}
+        self._by_alias: dict[str, list[PieceDef]] = {}  # the aliases the catalogue declares, lower case
+        self._by_word: dict[str, list[PieceDef]] = {}  # ids, codes and names in any case
+        for piece in self._pieces.values():
+            for alias in dict.fromkeys(map(lookup_word, piece.aliases)):
+                self._by_alias.setdefault(alias, []).append(piece)
+            for word in dict.fromkeys(map(lookup_word, (piece.id, piece.code, piece.name))):
+                self._by_word.setdefault(word, []).append(piece)
 
     def __iter__(self):
         return iter(self._pieces.values())
@@ -162,20 +173,28 @@ class Catalogue:
         return piece_id in self._pieces
 
     def get(self, piece_id: str) -> PieceDef:
-        """The piece with this id; raise UnknownPieceError suggesting the closest ids."""
-        try:
-            return self._pieces[piece_id]
-        except KeyError:
-            close = difflib.get_close_matches(piece_id.lower(), list(self._pieces), n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; `dealer catalogue` lists them"
-            raise UnknownPieceError(f"unknown piece {piece_id!r}{hint}") from None
+        """The piece with this id, or else this code ('P', 'AR'), or else the one piece with this alias
+        ('pawn'), or else the one whose id, code or name this is in any case ('ar', 'Standard Pawn'); raise
+        UnknownPieceError suggesting ids."""
+        found = self._pieces.get(piece_id) or self._by_code.get(piece_id)
+        if found is not None:
+            return found
+        word = lookup_word(piece_id)
+        called = self._by_alias.get(word) or self._by_word.get(word, [])
+        if len(called) == 1:
+            return called[0]
+        if called:
+            raise UnknownPieceError(f"{piece_id!r} could be any of {', '.join(p.id for p in called)}; give the id")
+        close = difflib.get_close_matches(word, list(self._pieces), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; `dealer catalogue` lists them"
+        raise UnknownPieceError(f"unknown piece {piece_id!r}{hint}") from None
 
     def by_code(self, code: str) -> PieceDef:
         """The piece with this notation code."""
-        for piece in self._pieces.values():
-            if piece.code == code:
-                return piece
-        raise UnknownPieceError(f"no piece has the code {code!r}")
+        try:
+            return self._by_code[code]
+        except KeyError:
+            raise UnknownPieceError(f"no piece has the code {code!r}") from None
 
     def select(
         self, sets: Iterable[str] = (), games: Iterable[str] = (), groups: Iterable[str] = ()
@@ -270,7 +289,7 @@ def _read_piece(path: Path, index: int, table: dict[str, Any]) -> PieceDef:
         rule_moves=_rule_moves(where, row, rules, movement),
         rank_captures=tuple(sorted((int(key), movement(f"rank_captures.{key}", betza))
                                    for key, betza in row.rank_captures.items())),
-        promotes_to=tuple(row.promotes_to), shape=tuple(dict.fromkeys(row.shape)),
+        promotes_to=tuple(row.promotes_to), aliases=tuple(row.aliases), shape=tuple(dict.fromkeys(row.shape)),
         value=row.value, value_note=row.value_note, source=row.source,
         origin=str(path),
     )
@@ -301,6 +320,20 @@ def _check_codes(pieces: Iterable[PieceDef]) -> None:
                 f"{piece.origin}: piece {piece.id!r}: code: {piece.code!r} is already used by "
                 f"{other.id!r} ({other.origin}); codes must be unique"
             )
+
+
+def lookup_word(text: str) -> str:
+    """How a piece is looked up beyond its exact id and code: lower case, spaces and underscores as hyphens."""
+    return "-".join(text.strip().lower().replace("_", " ").split())
+
+
+def _check_aliases(pieces: dict[str, PieceDef]) -> None:
+    """An alias may not be another piece's id: the id would always win and the alias never work."""
+    for piece in pieces.values():
+        for alias in piece.aliases:
+            if alias in pieces and alias != piece.id:
+                raise CatalogueError(f"{piece.origin}: piece {piece.id!r}: aliases: {alias!r} is the id of another "
+                                     "piece; choose another alias")
 
 
 def _check_promotion_targets(catalogue: Catalogue) -> None:

@@ -265,15 +265,18 @@ Print-on-demand (cards/print-on-demand/)
 
   Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
   filament change colours every diagram on it and the head standing on it (crown, battlements,
-  mitre, horse head) and nothing else. Change
-  filament before the layer plates.txt names for the plate (the shapes put top faces at many heights):
+  mitre, horse head) and nothing else. Top faces stand on a few shared levels, so pieces of many
+  kinds share a plate; change filament before the layer plates.txt names for the plate:
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
 
+{jobs}
   Each plate also comes as a PrusaSlicer project with the change built in, plate-NN.3mf beside
   plate-NN.stl: open it, slice, print; the printer stops for the filament change by itself (M600)
   at the layer plates.txt names. The project brings {layer_mm:g} mm layers and first layer; if you
   choose your own printer and print profile, keep those.
+
+{advice}
 
   Accent colours: red on White's pieces, gold on Black's, as dealer render draws them. Not black on
   White's or white on Black's: a diagram in the other side's colour makes a piece look like one of
@@ -283,8 +286,7 @@ Print-on-demand (cards/print-on-demand/)
     avoid crossing perimeters on (the projects set it);
     retraction 0.8-1 mm on a direct-drive extruder, longer on a Bowden one (4-6 mm);
     a minimum layer time of 15-20 s (PrusaSlicer: Filament, Cooling, "Slow down if layer print
-    time is below"; the projects set 15 s), so the small accent layers cool before the next;
-    the accent 5-10 C cooler than the body: turn the nozzle down when the printer stops.
+    time is below"; the projects set 15 s), so the small accent layers cool before the next.
 
   Weight: every piece has a pocket under the base for two stacked flat steel washers (ISO 7089; glue
   them in and cover the base with felt, which also hides the code); dealer pieces --no-weight-pocket
@@ -322,6 +324,7 @@ def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None
     from dealers_chess.pieces.model3d.model import ModelOptions
     from dealers_chess.printing.solids.built import build_for_print
     from dealers_chess.printing.solids.fdm import load_fdm_settings
+    from dealers_chess.printing.solids.print_advice import advice
 
     settings = load_fdm_settings()
     starter = catalogue.select(sets=["starter"])
@@ -346,10 +349,23 @@ def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None
         weights.append(each.replace("\u00a0", " "))
     return {
         "swaps": "\n".join(swaps), "weights": "\n".join(weights), "layer_mm": settings.layer_mm,
+        "jobs": _kit_jobs(starter, built), "advice": advice(98, "  "),
         "material": settings.material, "density": settings.density_g_cm3, "perimeters": settings.perimeters,
         "width": settings.perimeter_width_mm, "infill": settings.infill_percent, "top": settings.top_layers,
         "bottom": settings.bottom_layers,
     }
+
+
+def _kit_jobs(starter: list[PieceDef], built: Mapping[str, BuiltPiece]) -> str:
+    """The starter plates' jobs, changes, time and filament a colour, as `dealer kit` lays them out."""
+    from dealers_chess.printing.solids.plates import plan_by_swap
+    from dealers_chess.printing.solids.print_advice import estimate
+
+    items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in starter]
+    plates = plan_by_swap(items, {piece.id: built[piece.id].swap for piece in starter})
+    text = estimate([[p.piece_id for p in plate.placements] for plate in plates], built).sentence()
+    return textwrap.fill(f"The whole kit: {text}; twice that for both colours, {2 * len(plates)} jobs in all.",
+                         98, initial_indent="  ", subsequent_indent="  ")
 
 
 def _span(values: list[float], unit: str = " g") -> str:

@@ -132,6 +132,38 @@ def test_unknown_id_suggests_close_names():
         CATALOGUE.get("knigt")
 
 
+def test_a_piece_is_found_by_its_code_its_name_or_an_unambiguous_alias():
+    assert CATALOGUE.get("P").id == CATALOGUE.get("pawn").id == CATALOGUE.get("Pawn").id == "standard-pawn"
+    assert CATALOGUE.get("AR").id == CATALOGUE.get("ar").id == CATALOGUE.get("Archbishop").id == "archbishop"
+    assert CATALOGUE.get("Standard Pawn").id == "standard-pawn" and CATALOGUE.get("N").id == "knight"
+    assert CATALOGUE.get("STP").id == "spinal-pawn"  # Spinal Tap's piece named "Pawn": the alias goes first
+    for piece in CATALOGUE:  # every code finds its own piece
+        assert CATALOGUE.get(piece.code) is piece and CATALOGUE.get(piece.id) is piece
+    with pytest.raises(UnknownPieceError, match="did you mean iron-pawn"):
+        CATALOGUE.get("iron-pawm")
+
+
+def test_an_alias_that_two_pieces_share_names_both_and_one_that_is_an_id_is_refused(tmp_path):
+    twins = GOOD.replace('code = "DK"', 'code = "DK"\naliases = ["bird"]')
+    other = twins.replace("duck", "goose").replace('"DK"', '"GS"')
+    catalogue = load_catalogue([write(tmp_path, "[[piece]]\n" + twins + "[[piece]]\n" + other)])
+    with pytest.raises(UnknownPieceError, match="'bird' could be any of duck, goose; give the id"):
+        catalogue.get("bird")
+    with pytest.raises(CatalogueError, match="aliases: 'knight' is the id of another piece"):
+        knightly = GOOD.replace('code = "DK"', 'code = "DK"\naliases = ["knight"]')
+        load_catalogue([write(tmp_path, "[[piece]]\n" + knightly)])
+
+
+@pytest.mark.parametrize("args", [("render", "pawn"), ("render", "AR"), ("piece", "P", "--json"),
+                                  ("pieces", "--piece", "P", "--format", "stl"), ("diagram", "AR")])
+def test_codes_and_aliases_work_wherever_ids_do(tmp_path, args):
+    result = CliRunner().invoke(cli, [*args, *(["--out", str(tmp_path / "out.png")] if args[0] == "render" else []),
+                                      *(["--out", str(tmp_path)] if args[0] in ("pieces", "diagram") else [])])
+    assert result.exit_code == 0, result.output
+    if args[0] == "piece":
+        assert json.loads(result.output)["id"] == "standard-pawn"
+
+
 def run(*args):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 

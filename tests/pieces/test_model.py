@@ -206,7 +206,7 @@ def test_any_leaper_builds_a_valid_solid(short, long, modifier):
 def test_group_sizes_follow_the_reference_table():
     assert 2 * build_piece(CATALOGUE.get("king")).size.base_radius >= BASES[Group.ROYAL] * 50.0 - 1e-9
     assert 2 * build_piece(CATALOGUE.get("rook"), ModelOptions(40.0)).size.base_radius == pytest.approx(28.8)
-    assert build_piece(CATALOGUE.get("standard-pawn"), ModelOptions(50.0)).top_mm == pytest.approx(47.6)
+    assert build_piece(CATALOGUE.get("standard-pawn"), ModelOptions(50.0)).top_mm == pytest.approx(51.6)  # a level
     spec = build_piece(CATALOGUE.get("wazir")).shape
     assert body_size(Group.PIECE, 50.0, spec).base_radius == pytest.approx(18.0)
 
@@ -267,7 +267,8 @@ def test_a_spear_gets_its_own_size_between_pawns_and_pieces(square_mm):
     assert high[2] <= height + 1e-3 and high[0] - low[0] <= diameter + 1e-3
     pawn = build_piece(CATALOGUE.get("standard-pawn"), ModelOptions(square_mm))
     rook = build_piece(CATALOGUE.get("rook"), ModelOptions(square_mm))
-    assert pawn.top_mm < model.top_mm < rook.top_mm  # a tower between the pawn's and the rook's
+    assert pawn.top_mm == model.top_mm == rook.top_mm  # spears share the pawns' and rooks' top-face level
+    assert 2 * pawn.size.base_radius < high[0] - low[0] < 2 * rook.size.base_radius  # a foot between theirs
 
 
 @pytest.mark.slow

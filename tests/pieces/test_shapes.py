@@ -18,6 +18,7 @@ from dealers_chess.pieces.errors import CatalogueError
 from dealers_chess.pieces.model3d.body import BASES, LAYER_MM, body_size
 from dealers_chess.pieces.model3d.emblem import emblem_of
 from dealers_chess.pieces.model3d.heads import MITRE_CUT_DEG, MITRE_CUT_MM, MITRE_CUT_Z
+from dealers_chess.pieces.model3d.levels import level_heights_mm
 from dealers_chess.pieces.model3d.model import ONE_COLOUR_RELIEF_MM, RELIEF_MM, ModelOptions, Part, build_piece
 from dealers_chess.pieces.model3d.shape import (
     Finial,
@@ -52,22 +53,27 @@ def test_the_orthodox_six_stand_near_fides_heights_king_queen_and_bishop_clearly
     heights = {piece_id: _height(build_piece(CATALOGUE.get(piece_id))) for piece_id in ORTHODOX}
     for piece_id, fide in FIDE_MM.items():
         assert 0.9 * fide <= heights[piece_id] <= 1.1 * fide, (piece_id, heights[piece_id])
-    assert heights["king"] - heights["queen"] >= 8.0 and heights["queen"] - heights["bishop"] >= 8.0
+    # King and Queen share a top face (one plate, one filament change): the cross stands above the ball
+    assert heights["king"] - heights["queen"] >= 3.5 and heights["queen"] - heights["bishop"] >= 8.0
     order = sorted(ORTHODOX, key=heights.get, reverse=True)
     assert order == ["king", "queen", "bishop", "knight", "rook", "standard-pawn"]
 
 
-def test_fairy_pieces_stand_by_power_band():
-    def top(piece_id: str) -> float:
-        return _height(build_piece(CATALOGUE.get(piece_id)))
+def test_top_faces_stand_on_the_few_shared_levels_by_power_band():
+    models = {piece.id: build_piece(piece) for piece in ALL}
+    levels = level_heights_mm(50.0)
+    assert {model.top_mm for model in models.values()} == set(levels) and len(levels) == 5  # was 24 heights
 
-    riders, leapers, pawns = ("cannon", "vao", "gryffon", "squire"), ("wazir", "camel", "alibaba", "zebra"), \
-        ("berolina-pawn", "crab", "iron-pawn")
-    assert min(map(top, riders)) > max(map(top, pawns)) and min(map(top, leapers)) > max(map(top, pawns))
-    assert top("chancellor") > top("knight") and top("archbishop") > top("knight")  # riders above the leaper
-    assert top("wazir") < top("dabbaba") < top("threeleaper")  # leapers by reach
-    assert min(top(p.id) for p in ALL if p.group is Group.ROYAL) > max(top(p.id) for p in ALL if p.group is Group.PIECE
-                                                                       and p.id != "king")
+    def top(*piece_ids: str) -> set[float]:
+        return {models[piece_id].top_mm for piece_id in piece_ids}
+
+    assert len(top("king", "queen", "pharaoh", "chef", "dazzler")) == 1  # royals and riders both ways
+    assert len(top("bishop", "vao", "rook", "cannon", "standard-pawn", "silver-pawn", "crab")) == 1
+    assert len(top("wazir", "zebra", "antelope", "turtle", "rex")) == 1 and len(top("knight", "chancellor")) == 1
+    queen, zebra, rook, impala, knight = (models[p].top_mm for p in ("queen", "zebra", "rook", "impala", "knight"))
+    assert queen > zebra > rook > impala > knight  # the Impala's collar band needs a level above the Knight's
+    assert min(_height(models[p.id]) for p in ALL if p.group is Group.ROYAL) > max(
+        _height(m) for m in models.values() if m.shape.finial is Finial.NONE and m.shape.rim is not Rim.CROWN)
 
 
 @pytest.mark.parametrize("square_mm", [50.0, 40.0])
@@ -191,7 +197,8 @@ def test_pawns_are_slim_ball_headed_and_their_classes_read_apart():
     waist = standard.solid.slice(high - 1.0).bounds()
     assert waist[2] - waist[0] <= 0.8 * standard.size.base_radius  # the waist at most 40 % of the foot
     assert len(models["berolina-pawn"].shape.rings) == 2 and len(standard.shape.rings) == 1
-    assert models["silver-pawn"].shape.plinth and models["silver-pawn"].top_mm > standard.top_mm + 2.0
+    silver = models["silver-pawn"]  # the plinth: a taller foot under the same top face
+    assert silver.shape.plinth and silver.profile.stem[0] > standard.profile.stem[0] + 2.0
     views = {i: silhouettes(m) for i, m in models.items()}
     pairs = (("standard-pawn", "berolina-pawn"), ("standard-pawn", "silver-pawn"), ("berolina-pawn", "silver-pawn"))
     for a, b in pairs:
@@ -236,7 +243,8 @@ def test_knight_cues_without_a_horse_are_carved_into_the_stem():
 
 def test_the_diagram_identifies_a_piece_within_its_family():
     """No two pieces of a group look alike both from the side and from above: those with the same top
-    diagram and head differ from the side by at least 2 % of their silhouettes (their rule marks)."""
+    diagram and head differ from the side by at least 1.8 % of their silhouettes (their rule marks; 2 % when
+    pawns stood 4 mm lower, before they shared the Bishop's and Rook's top-face level)."""
     looks: dict[tuple, list] = {}
     for piece in ALL:
         spec = shape_of(piece)
@@ -245,7 +253,7 @@ def test_the_diagram_identifies_a_piece_within_its_family():
     assert alike == [["chicken-pawn", "mecklenbeck-pawn", "standard-pawn", "consuls-pawn"]]
     views = {i: silhouettes(build_piece(CATALOGUE.get(i))) for i in alike[0]}
     for a, b in itertools.combinations(alike[0], 2):
-        assert unshared(views[a], views[b]) >= 0.02, (a, b)
+        assert unshared(views[a], views[b]) >= 0.018, (a, b)
 
 
 def test_one_colour_pieces_stand_their_relief_taller_with_bigger_dots_and_no_pits():

@@ -31,7 +31,7 @@ CATALOGUE = load_catalogue()
 CORE = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
 CUSTOM_GCODE = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
 PLATE = re.compile(r"^(plate-\d\d)\.stl: \d+ pieces?(?:, top faces at [\d.-]+ mm: "
-                   r"change filament before layer (\d+) \(z ([\d.]+) mm\))?$")
+                   r"change filament \(M600\) before layer (\d+) \(z ([\d.]+) mm\))?$")
 PIECE = re.compile(r"^  (\S+)\s+\S+\s+at x\s+([\d.]+)\s+y\s+([\d.]+)\s+\(([\d.]+) mm base")
 RED, GOLD = "#9E1F1A", "#EDCC66"  # PALETTES' accents in pieces/model3d/render.py: White's pieces, Black's
 
@@ -75,11 +75,11 @@ def test_each_plate_comes_as_a_prusaslicer_project_with_an_m600_at_its_swap_laye
     result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2",
                                       "--bed", "200x180", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "6 plate STL files, their PrusaSlicer projects (3MF) and plates.txt" in result.output
+    assert "3 plate STL files, their PrusaSlicer projects (3MF) and plates.txt" in result.output
     folder = tmp_path / "plates-40mm"
     plates = _listing(folder)
-    assert len(plates) == 6 and {p.name for p in folder.iterdir()} == {
-        "plates.txt", *(f"{stem}.stl" for stem in plates), *(f"{stem}.3mf" for stem in plates)}
+    assert len(plates) == 3 and {p.name for p in folder.iterdir()} == {
+        "plates.txt", "HOW-TO-PRINT.txt", *(f"{stem}.stl" for stem in plates), *(f"{stem}.3mf" for stem in plates)}
     for stem, (swap_z, pieces) in plates.items():
         files = _archive(folder / f"{stem}.3mf")
         assert {"[Content_Types].xml", "_rels/.rels", "3D/3dmodel.model", "Metadata/Slic3r_PE_model.config",
@@ -98,7 +98,7 @@ def test_each_plate_comes_as_a_prusaslicer_project_with_an_m600_at_its_swap_laye
             low, high = placed.min(axis=0), placed.max(axis=0)
             assert (low[:2] + high[:2]) / 2 == pytest.approx((x, y), abs=0.05)
             assert high[0] - low[0] == pytest.approx(diameter, abs=0.05) and low[2] == pytest.approx(0.0, abs=1e-6)
-            assert 0 < low[0] and 0 < low[1] and high[0] < 200 and high[1] < 180  # on the bed
+            assert 10 <= low[0] and 10 <= low[1] and high[0] <= 190 and high[1] <= 170  # 10 mm clear of the edges
             assert high[2] > swap_z - 0.2  # the accent layer runs through every piece on the plate
 
 
@@ -142,15 +142,16 @@ def test_a_rerun_leaves_only_the_projects_of_its_own_plates(tmp_path):
     runner = CliRunner()
     assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0
     folder = tmp_path / "plates-50mm"
-    assert len(list(folder.glob("plate-*.3mf"))) == 6
+    assert len(list(folder.glob("plate-*.3mf"))) == 3
     first = (folder / "plate-01.3mf").read_bytes()
     assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0
     assert (folder / "plate-01.3mf").read_bytes() == first  # the same plate, the same bytes
-    rerun = ["plate", "--game", "chess", "--max-per-plate", "4", "--out", str(tmp_path)]
+    rerun = ["plate", "--game", "chess", "--max-per-plate", "2", "--out", str(tmp_path)]
     assert runner.invoke(cli, rerun).exit_code == 0
-    assert len(list(folder.glob("plate-*.3mf"))) == len(list(folder.glob("plate-*.stl"))) == 6  # heights still apart
+    assert len(list(folder.glob("plate-*.3mf"))) == len(list(folder.glob("plate-*.stl"))) == 4  # B and R, P alone
     assert runner.invoke(cli, ["plate", "--piece", "king", "--out", str(tmp_path)]).exit_code == 0
-    assert sorted(p.name for p in folder.iterdir()) == ["plate-01.3mf", "plate-01.stl", "plates.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "HOW-TO-PRINT.txt", "plate-01.3mf", "plate-01.stl", "plates.txt"]
 
 
 def test_a_piece_that_is_not_a_solid_leaves_no_project(tmp_path):
@@ -174,9 +175,33 @@ def test_how_to_print_names_the_projects_the_accent_colours_and_settings_against
     assert "the printer stops for the filament change by itself" in note
     assert "red on White's pieces, gold on Black's" in note and "the other side's colour" in note
     for advice in ("avoid crossing perimeters on", "retraction 0.8-1 mm on a direct-drive extruder",
-                   "a minimum layer time of 15-20 s", "5-10 C cooler"):
+                   "a minimum layer time of 15-20 s", *FOR_A_REAL_PRINTER):
         assert advice in note
     assert (accent_hex("white"), accent_hex("black")) == (RED, GOLD)  # the colours the projects preview
+    jobs = re.search(r"The whole kit: (\d+) print jobs a colour, (\d+) filament changes \(M600\), about ([\d.]+) h "
+                     r"and (\d+) g \((\d+) cm3\) of PLA", note)
+    assert jobs and 5 <= int(jobs[1]) == int(jobs[2]) <= 12 and 40 < float(jobs[3]) < 150 and 400 < int(jobs[4]) < 1000
+
+
+FOR_A_REAL_PRINTER = (
+    "ADVANCED_PAUSE_FEATURE", "Klipper needs an M600 macro", "prints on in one colour", "(M601, Prusa firmware)",
+    "with M0", "PAUSE (Klipper; RESUME goes on)", '"pause at height"', "Purge at every change", "50-100 mm",
+    "Z seam: the projects put it at the rear", "choose your printer, filament and print profiles",
+    "look at the preview's layer slider",
+)
+
+
+def test_dealer_plate_writes_how_to_print_with_its_jobs_time_filament_and_the_printer_advice(tmp_path):
+    result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "HOW-TO-PRINT.txt beside plates.txt" in result.output
+    folder = tmp_path / "plates-50mm"
+    note = " ".join((folder / "HOW-TO-PRINT.txt").read_text().split())
+    assert all(advice in note for advice in FOR_A_REAL_PRINTER)
+    jobs = re.search(r"3 print jobs a colour, 3 filament changes \(M600\), about ([\d.]+) h and (\d+) g", note)
+    assert jobs and 5 < float(jobs[1]) < 12 and 55 < int(jobs[2]) < 120  # one of each: about 7.6 h and 64 g
+    assert jobs[0] in " ".join((folder / "plates.txt").read_text().split())
+    assert read_plate_project(folder / "plate-01.3mf").settings["seam_position"] == "rear"
 
 
 def _slice(tmp_path, project) -> str:
@@ -195,20 +220,23 @@ def _slice(tmp_path, project) -> str:
                     reason="PrusaSlicer is not installed (apt-get install prusa-slicer)")
 @pytest.mark.parametrize("one_colour", [False, True])
 def test_prusaslicer_slices_a_plate_project_to_an_m600_at_the_swap_layer(tmp_path, one_colour):
-    # two pawns share a swap layer; a pawn and a wazir have top faces at different heights
-    flags = ["--piece", "wazir", "--one-colour"] if one_colour else ["--copies", "2"]
+    # a pawn, a bishop and a rook share a top-face level (one M600); a pawn and a wazir stand on different levels
+    flags = ["--piece", "wazir", "--one-colour"] if one_colour else ["--piece", "bishop", "--piece", "rook"]
     result = CliRunner().invoke(cli, ["plate", "--piece", "standard-pawn", *flags, "--square-mm", "40",
                                       "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / ("plates-40mm-one-colour" if one_colour else "plates-40mm")
     ((stem, (swap_z, pieces)),) = _listing(folder).items()
-    assert len(pieces) == 2
+    assert len(pieces) == (2 if one_colour else 3)
     gcode = _slice(tmp_path, folder / f"{stem}.3mf")
     lines = gcode.splitlines()
     changes = [i for i, line in enumerate(lines) if line.split(";")[0].strip() == "M600"]
     layers = [float(z) for z in re.findall(r"^;Z:([\d.]+)$", gcode, re.M)]
     assert layers[:3] == [0.2, 0.4, 0.6]  # the project's 0.2 mm layers, the first one too
     assert ";TYPE:Support material" not in gcode and "; support_material = 0" in gcode
+    hours = re.search(r"^; estimated printing time \(normal mode\) = (?:(\d+)h )?(\d+)m", gcode, re.M)
+    estimated = re.search(r"about ([\d.]+) h", (folder / "HOW-TO-PRINT.txt").read_text())
+    assert float(estimated[1]) == pytest.approx(int(hours[1] or 0) + int(hours[2]) / 60, rel=0.15, abs=0.1)
     if one_colour:
         assert swap_z is None and not changes
         return

@@ -25,7 +25,7 @@ from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
 PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces?, top faces at ([\d.]+) mm: "
-                        r"change filament before layer (\d+) \(z ([\d.]+) mm\)$")
+                        r"change filament \(M600\) before layer (\d+) \(z ([\d.]+) mm\)$")
 
 
 def _plates(listing: str) -> dict[str, tuple[int, float, int, float, list[str]]]:
@@ -55,7 +55,8 @@ def test_plates_hold_one_top_face_height_each_and_name_the_layer_that_starts_the
     assert result.exit_code == 0, result.output
     folder = tmp_path / "plates-40mm"
     plates = _plates((folder / "plates.txt").read_text())
-    assert sum(p[0] for p in plates.values()) == 12 and len(plates) == 6  # the six shapes have six top-face heights
+    # the six shapes' top faces stand on three levels: King and Queen; Bishop, Rook and Pawn; Knight
+    assert sum(p[0] for p in plates.values()) == 12 and [p[0] for p in plates.values()] == [4, 6, 2]
     assert [p[1] for p in plates.values()] == sorted((p[1] for p in plates.values()), reverse=True)
     for name, (count, top, layer, z, ids) in plates.items():
         assert len(ids) == count
@@ -105,8 +106,10 @@ def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives
     plates = plan_by_swap(items, swaps, (220.0, 220.0), 6.0)
     assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["d"]]
     listing = plate_listing(plates, ModelOptions(50.0), (220.0, 220.0), 6.0, swaps=swaps)
-    assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change filament before layer 313 (z 62.6 mm)" in listing
-    assert "plate-01.stl: 1 piece, top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)" in listing
+    assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change filament (M600) before layer 313 (z 62.6 mm)" \
+        in listing
+    assert "plate-01.stl: 1 piece, top faces at 62.5 mm: change filament (M600) before layer 314 (z 62.8 mm)" in listing
+    assert "3 print job(s) a colour, one filament change (M600) each, at z 62.8, 62.6, 45.2 mm." in listing
 
 
 def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(tmp_path):

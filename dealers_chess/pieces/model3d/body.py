@@ -2,7 +2,8 @@
 foot (a disc, a bead and a cove), a concave stem, one collar band, a neck and a head with the top
 plate the diagram stands on.
 
-Sizes by group, heights by power band (royals tallest, riders above leapers, pawns lowest); the
+Sizes by group, heights on a few shared levels by power band (levels.py: royals and the Queen highest,
+leapers, then riders' heads and pawns, horses lowest under their heads); the
 stem's shallow corners, a pawn's ribs and carved knight grooves as offsets of the turned radius
 (profile.lathe), at most RELIEF_MM proud, blending into the round. Where the profile widens going up
 it rises at most 40 degrees from vertical; the top face sits on a 0.2 mm layer boundary.
@@ -17,10 +18,10 @@ import numpy as np
 from manifold3d import Manifold
 
 from dealers_chess.pieces.catalogue import Group
+from dealers_chess.pieces.model3d.levels import LAYER_MM, band_of, on_layer, top_face_mm
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, Point, lathe, refined_angles, rounded
-from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Modality, Ring, ShapeSpec
+from dealers_chess.pieces.model3d.shape import Head, Mark, Modality, Ring, ShapeSpec
 
-LAYER_MM = 0.2
 CHAMFER_MM = (0.5, 0.6)  # the bottom edge's chamfer against elephant's foot: 0.5 in over 0.6 up (40 degrees)
 PLATE_SHARE = 0.75  # the top plate's radius as a share of the foot's, at most
 MAX_BASE_SHARE = 0.96  # a piece whose diagram needs it grows its foot up to this share of the square
@@ -29,32 +30,6 @@ FLUTE_MM, RIB_MM, GROOVE_MM = 0.9, 1.1, 1.0  # at 50 mm squares: stem corners, p
 STEP_MM = 1.6  # the stem's rings at most this far apart (its curve strays less than 0.01 mm from the chords;
 # the lathe adds rings where the corners, ribs and grooves grow or fade)
 BASES = {Group.ROYAL: 0.76, Group.PIECE: 0.72, Group.PAWN: 0.60, Group.SPEAR: 0.64}  # foot diameter / square
-
-
-def on_layer(z_mm: float) -> float:
-    """A height rounded to the nearest 0.2 mm layer boundary."""
-    return round(round(z_mm / LAYER_MM) * LAYER_MM, 6)
-
-
-def top_squares(group: Group, spec: ShapeSpec) -> float:
-    """The top face's height in squares: K 95, Q 85, B 72, N 61, R 56, P 49 mm over all at 50 mm squares;
-    fairy pieces by power band: riders with their rider's head, leapers lower and by their reach."""
-    if group is Group.ROYAL:
-        return {Finial.CROSS: 1.592, Finial.HORSE: 1.18}.get(spec.finial, 1.74)  # the crown alone: a taller body
-    if group is Group.SPEAR:
-        return 0.98
-    if group is Group.PAWN:
-        return 0.952 + (PLINTH_SQUARES if spec.plinth else 0.0)
-    if spec.finial is Finial.HORSE:
-        return 0.55 + (0.08 if spec.rider else 0.02 * max(0.0, spec.reach - 2.3))
-    if spec.finial is Finial.BALL:
-        return 1.476
-    if spec.finial is Finial.MITRE:
-        return 1.14
-    if spec.head is Head.TOWER:
-        return 1.028
-    base = 1.0 if group is Group.SPEAR else 1.07
-    return base + 0.045 * max(0.0, (spec.reach or 2.0) - 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +55,8 @@ def body_size(
     flat_share: float | None = None,
 ) -> BodySize:
     """The body of a group's piece on squares of square_mm (the foot, and a pawn's flat, may be widened for
-    a diagram), the top face on a layer boundary: at its power band's height, or higher where its collar
-    band needs it."""
+    a diagram), the top face on one of the few shared levels (levels.py): its power band's, or a higher
+    one where its collar band or foot needs the room."""
     scale = square_mm / 50
     base = base_radius_mm if base_radius_mm is not None else BASES[group] * square_mm / 2
     plate = (flat_share or BALL_FLAT[0] if spec.head is Head.BALL else PLATE_SHARE) * base
@@ -89,7 +64,7 @@ def body_size(
     stem = (MIN_LOW_STEM_MM if spec.head is Head.LOW else MIN_STEM_MM) * scale
     needed = _foot_height(base, scale, spec.plinth) + stem + _rings_height(size, spec)
     needed += _head_height(size, spec)
-    return BodySize(base, on_layer(max(top_squares(group, spec) * square_mm, needed)), plate, scale)
+    return BodySize(base, top_face_mm(band_of(group, spec), needed, square_mm), plate, scale)
 
 
 MIN_STEM_MM, MIN_LOW_STEM_MM = 4.0, 1.5  # at 50 mm squares: the stem under a head, under a horse's plate
@@ -406,4 +381,4 @@ def _window(z: float, start: float, end: float, rise: float) -> float:
 
 
 __all__ = ["BASES", "BodySize", "LAYER_MM", "MAX_BASE_SHARE", "PLATE_SHARE", "Turned", "body", "body_size",
-           "on_layer", "top_squares", "turned"]
+           "on_layer", "turned"]

@@ -127,7 +127,7 @@ def mesh_arrays(solid: Manifold) -> tuple[np.ndarray, np.ndarray]:
 
 def size_limits(group: Group, square_mm: float) -> tuple[float, float]:
     """The documented envelope of a group's pieces: (largest diameter, largest height) in mm."""
-    tallest = {Group.ROYAL: 1.96, Group.PIECE: 1.75, Group.PAWN: 1.10, Group.SPEAR: 1.45}[group]
+    tallest = {Group.ROYAL: 1.96, Group.PIECE: 1.85, Group.PAWN: 1.10, Group.SPEAR: 1.45}[group]
     return MAX_BASE_SHARE * square_mm, tallest * square_mm
 
 

@@ -41,6 +41,8 @@ class FdmSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     top_layers: Annotated[int, msgspec.Meta(ge=0, le=50)]
     bottom_layers: Annotated[int, msgspec.Meta(ge=0, le=50)]
     infill_percent: Annotated[float, msgspec.Meta(ge=0, le=100)]
+    seconds_per_layer: Annotated[float, msgspec.Meta(ge=0, le=600)]
+    seconds_per_cm3: Annotated[float, msgspec.Meta(ge=0, le=36000)]
     steel_density_g_cm3: Density
     washer: list[Washer]
 

@@ -46,8 +46,9 @@ SINGLE_EXTRUDER = "SingleExtruder"  # CustomGCode::SingleExtruderMode: one nozzl
 CORE = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the same plate gives the same bytes
 # Printer and filament settings of the project besides those of assets/printer/fdm.toml: a 0.4 mm nozzle on
-# Marlin-style firmware (which knows M600), PLA, a skirt close enough to stay on the bed (pieces keep 5 mm
-# from its edges), and against strings between the diagram's islands: no travel across perimeters and
+# Marlin-style firmware (which knows M600), PLA, a skirt close enough to stay on the bed (pieces keep 10 mm
+# from its edges), the seams at the back of the bed (the side a piece's forward notch faces: its owner
+# never sees them), and against strings between the diagram's islands: no travel across perimeters and
 # at least 15 s a layer, so the small accent layers cool.
 PROJECT_SETTINGS = {
     "printer_technology": "FFF",
@@ -60,6 +61,7 @@ PROJECT_SETTINGS = {
     "first_layer_bed_temperature": "60",
     "support_material": "0",
     "skirt_distance": "2",
+    "seam_position": "rear",
     "avoid_crossing_perimeters": "1",
     "slowdown_below_layer_time": "15",
     "color_change_gcode": COLOR_CHANGE_GCODE,
@@ -159,6 +161,7 @@ def project_settings(bed_mm: tuple[float, float]) -> dict[str, str]:
         "layer_height": f"{fdm.layer_mm:g}", "first_layer_height": f"{fdm.layer_mm:g}",
         "perimeters": str(fdm.perimeters), "top_solid_layers": str(fdm.top_layers),
         "bottom_solid_layers": str(fdm.bottom_layers), "fill_density": f"{fdm.infill_percent:g}%",
+        "filament_density": f"{fdm.density_g_cm3:g}",
         "bed_shape": f"0x0,{width}x0,{width}x{depth},0x{depth}",
         **PROJECT_SETTINGS,
     }

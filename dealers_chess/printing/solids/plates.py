@@ -1,18 +1,21 @@
 """Print plates: pieces laid out on a printer bed, one STL per plate, plus a list of what is where.
 
 Pieces whose top faces share a colour-swap layer go on plates of their own, so one filament change
-colours the diagrams of every piece on a plate and nothing else; within such a group pieces are
-packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate. Each plate
+colours the diagrams of every piece on a plate and nothing else (top faces stand on a few shared levels,
+pieces/model3d/levels.py, so a chess army takes three plates a colour); within such a group pieces are
+packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate, spread evenly
+over the plates the group needs, each plate centred on the bed. Each plate
 STL is validated like a piece STL, expecting one body per piece on it; beside it, plate-NN.3mf holds the
 same plate as a PrusaSlicer project with that filament change built in (plate_project.py).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from dealers_chess.printing.solids.colour_swap import ColourSwap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import triangles_of
 from dealers_chess.printing.solids.plate_project import ProjectPiece, write_plate_project
+from dealers_chess.printing.solids.print_advice import PrintEstimate, advice, estimate
 from dealers_chess.printing.solids.stl import write_stl
 from dealers_chess.printing.solids.weight import PieceWeight
 
@@ -39,7 +43,7 @@ MAX_SPACING_MM = 100.0
 MAX_BED_MM = 2000.0
 MAX_PER_PLATE = 200
 MAX_COPIES = 50  # a chess set needs 8 of a piece at most; 1,000 copies of one piece took 7 s and 40 plates
-EDGE_MM = 5.0  # kept clear along the bed's edges
+EDGE_MM = 10.0  # kept clear along the bed's edges at least (clips, a cooler and less level rim)
 BOTH_COLOURS = "Print every plate once in each colour (white and black)."
 SIDES = ("white", "black")
 
@@ -106,27 +110,57 @@ def plan_plates(
     items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
     spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
 ) -> list[Plate]:
-    """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed."""
+    """Pack (piece id, code, base diameter) items in rows, largest first, over as many plates as needed,
+    each plate centred on the bed."""
     width, depth = bed_mm
     check_spacing(spacing_mm)
     limit = check_max_per_plate(max_per_plate) or len(items)
-    plates: list[list[Placement]] = [[]]
+    plates: list[list[list[Placement]]] = [[[]]]  # plates of rows of placements
     x = y = row = EDGE_MM
     row_height = 0.0
     for piece_id, code, diameter in sorted(items, key=lambda item: -item[2]):
         if diameter + 2 * EDGE_MM > min(width, depth):
-            raise PlateError(f"piece {piece_id!r} ({diameter:.1f} mm across) does not fit a {width:g}x{depth:g} mm bed")
+            raise PlateError(f"piece {piece_id!r} ({diameter:.1f} mm across) does not fit a {width:g}x{depth:g} mm bed "
+                             f"with {EDGE_MM:g} mm clear along its edges")
         if x + diameter > width - EDGE_MM + 1e-9:  # next row
             x, y = EDGE_MM, row + row_height + spacing_mm
             row, row_height = y, 0.0
-        if y + diameter > depth - EDGE_MM + 1e-9 or len(plates[-1]) >= limit:  # next plate
-            plates.append([])
+            plates[-1].append([])
+        if y + diameter > depth - EDGE_MM + 1e-9 or sum(map(len, plates[-1])) >= limit:  # next plate
+            plates.append([[]])
             x = y = row = EDGE_MM
             row_height = 0.0
-        plates[-1].append(Placement(piece_id, code, x + diameter / 2, y + diameter / 2, diameter))
+        plates[-1][-1].append(Placement(piece_id, code, x + diameter / 2, y + diameter / 2, diameter))
         x += diameter + spacing_mm
         row_height = max(row_height, diameter)
-    return [Plate(i, tuple(p)) for i, p in enumerate(plates, start=1) if p]
+    laid_out = [_centred(rows, bed_mm) for rows in plates if any(rows)]
+    return [Plate(number, placements) for number, placements in enumerate(laid_out, start=1)]
+
+
+def _centred(rows: Sequence[Sequence[Placement]], bed_mm: tuple[float, float]) -> tuple[Placement, ...]:
+    """A plate's rows each centred across the bed, and the rows together centred from front to back."""
+    low_y = min(p.y_mm - p.diameter_mm / 2 for row in rows for p in row)
+    high_y = max(p.y_mm + p.diameter_mm / 2 for row in rows for p in row)
+    dy = (bed_mm[1] - low_y - high_y) / 2
+    placed = []
+    for row in filter(None, rows):
+        low_x, high_x = row[0].x_mm - row[0].diameter_mm / 2, row[-1].x_mm + row[-1].diameter_mm / 2
+        dx = (bed_mm[0] - low_x - high_x) / 2
+        placed += [replace(p, x_mm=round(p.x_mm + dx, 3), y_mm=round(p.y_mm + dy, 3)) for p in row]
+    return tuple(placed)
+
+
+def plan_evenly(
+    items: Sequence[tuple[str, str, float]], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+) -> list[Plate]:
+    """As plan_plates, the pieces spread evenly over the plates they need (17 pieces as 9 and 8, not 16
+    and a lone one)."""
+    plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
+    if len(plates) < 2:
+        return plates
+    even = plan_plates(items, bed_mm, spacing_mm, math.ceil(len(items) / len(plates)))
+    return even if len(even) == len(plates) else plates
 
 
 def plan_by_swap(
@@ -140,7 +174,7 @@ def plan_by_swap(
     plates: list[Plate] = []
     for key in sorted(groups, reverse=True):
         swap = swaps[groups[key][0][0]]
-        for plate in plan_plates(groups[key], bed_mm, spacing_mm, max_per_plate):
+        for plate in plan_evenly(groups[key], bed_mm, spacing_mm, max_per_plate):
             plates.append(Plate(len(plates) + 1, plate.placements, swap))
     return plates
 
@@ -167,7 +201,7 @@ def write_plates(
     swaps = {piece_id: piece.swap for piece_id, piece in built.items()}
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in pieces for _ in range(copies)]
     if one_colour:
-        plates = plan_plates(items, bed_mm, spacing_mm, max_per_plate)
+        plates = plan_evenly(items, bed_mm, spacing_mm, max_per_plate)
     else:
         plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
     jobs = [(plate, {p.piece_id: (built[p.piece_id].vertices, built[p.piece_id].faces) for p in plate.placements})
@@ -179,7 +213,9 @@ def write_plates(
         if progress is not None:
             progress(plate)
     weights = {piece_id: piece.weight for piece_id, piece in built.items()}
-    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps)
+    cost = estimate([[p.piece_id for p in plate.placements] for plate in plates], built, not one_colour)
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps, cost)
+    paths.append(write_atomic(out_path(out_dir, "HOW-TO-PRINT.txt"), plates_how_to(cost, one_colour)))
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     # an earlier run's plates would be printed too
     remove_unlisted(Path(out_dir), paths, ["plate-*.stl", "plate-*.3mf"])
@@ -216,7 +252,7 @@ def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.nda
 def plate_listing(
     plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
     colour_note: str = BOTH_COLOURS, weights: dict[str, PieceWeight] | None = None,
-    swaps: dict[str, ColourSwap] | None = None,
+    swaps: dict[str, ColourSwap] | None = None, cost: PrintEstimate | None = None,
 ) -> str:
     """The text list of what is on each plate and where (bed origin at the front left corner)."""
     layer_mm = next((p.swap.layer_mm for p in plates if p.swap), None)
@@ -225,6 +261,12 @@ def plate_listing(
         f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
         colour_note + " The forward notch points to +y (the back of the bed).",
     ]
+    changes = sorted({plate.swap.z_mm for plate in plates if plate.swap}, reverse=True)
+    if changes:
+        lines.append(f"{len(plates)} print job(s) a colour, one filament change (M600) each, at z "
+                     f"{', '.join(f'{z:.1f}' for z in changes)} mm.")
+    if cost is not None:
+        lines += textwrap.wrap(cost.sentence() + ". HOW-TO-PRINT.txt: M600 on your printer, purging, the seam.", 110)
     if plates and layer_mm is None:
         lines.append("Pieces of every height share these plates (--one-colour): print each plate in one filament.")
         lines.append("Each plate also comes as a PrusaSlicer project, plate-NN.3mf beside plate-NN.stl.")
@@ -255,6 +297,21 @@ def plate_listing(
     return "\n".join(lines)
 
 
+def plates_how_to(cost: PrintEstimate, one_colour: bool) -> str:
+    """HOW-TO-PRINT.txt of a plates folder: the jobs, time and filament, and the printer advice."""
+    title = "How to print these plates"
+    lines = [title, "=" * len(title), "", *textwrap.wrap(cost.sentence() + ".", 100), ""]
+    if one_colour:
+        lines += ["Each plate prints in one filament: no change, no pause.", ""]
+    else:
+        lines += textwrap.wrap(
+            "Each plate changes filament once, where its pieces' top faces end (plates.txt names the layer and "
+            "its z; plate-NN.3mf has the change built in): the diagrams, and what stands on the top faces, print "
+            "in the second colour. Red on White's pieces, gold on Black's.", 100)
+        lines += ["", advice(100, ""), ""]
+    return "\n".join(lines)
+
+
 def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
     """', top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)', or nothing without a swap."""
     if plate.swap is None:
@@ -262,7 +319,8 @@ def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
     tops = [swaps.get(p.piece_id, plate.swap).top_face_mm for p in plate.placements]
     low, high = f"{min(tops):.1f}", f"{max(tops):.1f}"
     where = low if low == high else f"{low}-{high}"
-    return f", top faces at {where} mm: change filament before layer {plate.swap.layer} (z {plate.swap.z_mm:.1f} mm)"
+    return (f", top faces at {where} mm: change filament (M600) before layer {plate.swap.layer} "
+            f"(z {plate.swap.z_mm:.1f} mm)")
 
 
 def _weight_text(weight: PieceWeight) -> str:
