@@ -4,6 +4,7 @@
 import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, squareIndexAt } from "./draw.js";
 import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
+import { onPicturesArrived, togglePieceStyle } from "./pieces.js";
 import {
   closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawMoveStrip,
   drawStatus, followCard, placeCard, showCard,
@@ -285,11 +286,7 @@ function wireButtons() {
     $("name-input").blur();
     send("/api/name", { name: $("name-input").value });
   });
-  $("pictures").addEventListener("click", () => {
-    ui.showPictures = !ui.showPictures;
-    $("pictures").setAttribute("aria-pressed", String(ui.showPictures));
-    draw();
-  });
+  $("pieces").addEventListener("click", () => { togglePieceStyle(); draw(); });
   $("sound").addEventListener("click", () => { setMuted(!isMuted()); drawControls(); });
   $("pgn").addEventListener("click", async () => { const error = await download("/api/pgn"); if (error) say(error, true); });
   $("look-prev").addEventListener("click", () => lookAt(ui.lookBack - 1));
@@ -336,6 +333,7 @@ function wireBoard() {
 async function start() {
   wireBoard();
   wireButtons();
+  onPicturesArrived(drawBoard);
   for (const event of ["pointerdown", "keydown"]) document.addEventListener(event, wake, { capture: true });
   onLayoutChange(placeCard);
   window.addEventListener("resize", () => {
