@@ -1,7 +1,7 @@
 """The board page's pictures of the printed pieces (GET /api/piece/ID.png): only the pieces of the served game and
 its hands, each made once (dealers_chess.printing.board_pieces caches it on disk), one at a time.
 
-A picture takes about half a second of one core (building the piece's solid, then drawing it). They are made in
+A picture takes about a fifth of a second of one core (building the piece's solid, then drawing it). They are made in
 a worker process at a lower priority, so the server's moves and the computer's thinking come first and the
 memory the 3D geometry takes goes back when the worker ends: after PICTURES_PER_WORKER pictures, or IDLE_S
 seconds with nothing to make. The page asks for a few at a time and shows the letter disc until each arrives.
