@@ -1,7 +1,7 @@
 // The board page of `dealer serve`: draws the state the server sends (at once, through its event stream) and sends
 // taps and drags back as moves. Every rule lives in the server; this script only draws, asks and forwards.
 
-import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, squareIndexAt } from "./draw.js";
+import { cursorSquare, drawBoard, drawnForThisSize, focusSquare, squareAt, squareIndexAt } from "./draw.js";
 import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
 import { onPicturesArrived, togglePieceStyle } from "./pieces.js";
@@ -338,7 +338,7 @@ async function start() {
   onLayoutChange(placeCard);
   window.addEventListener("resize", () => {
     if (ui.state) placeCard();
-    if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard();
+    if (ui.state && !drawnForThisSize()) drawBoard();
   });
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
   const first = await call("/api/state"); // a resumed game's clock runs again when a page first loads

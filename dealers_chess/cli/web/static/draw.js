@@ -7,6 +7,8 @@ const SVG = "http://www.w3.org/2000/svg";
 export const S = 100; // one square in SVG units
 const LABEL_UNITS = 17;    // the coordinates' size inside the squares, in SVG units
 const LABEL_MIN_PX = 11;   // coordinates that would be smaller on screen move to a strip beside the board
+const TAG_MIN_PX = 9;      // a picture's code is never drawn smaller on screen (a 12x12 board on a phone)
+let tagMinUnits = 0;       // TAG_MIN_PX in SVG units, for the board as last drawn
 
 export function svgNode(name, attributes, parent) {
   const node = document.createElementNS(SVG, name);
@@ -53,6 +55,7 @@ export function drawBoard() {
   const state = ui.state, shown = shownBoard();
   board.replaceChildren();
   ui.labelStrip = labelStripUnits();
+  tagMinUnits = unitsOf(TAG_MIN_PX);
   board.setAttribute("viewBox",
     `${-ui.labelStrip} 0 ${state.files * S + ui.labelStrip} ${state.ranks * S + ui.labelStrip}`);
   board.classList.toggle("looking-back", Boolean(ui.lookBoard));
@@ -86,6 +89,17 @@ export function labelStripUnits() {
   if (!width || LABEL_UNITS * width / (files * S) >= LABEL_MIN_PX) return 0;
   const high = 1.4 * LABEL_MIN_PX; // the strip, in pixels
   return Math.ceil(high * files * S / (width - high));
+}
+
+export function drawnForThisSize() {
+  // whether the board as drawn still fits its size on screen: its coordinates' strip and the codes' least size
+  return labelStripUnits() === ui.labelStrip && unitsOf(TAG_MIN_PX) === tagMinUnits;
+}
+
+function unitsOf(pixels) {
+  // a length on screen in the board's SVG units (0 before the board has a size)
+  const width = $("board").getBoundingClientRect().width;
+  return width ? Math.ceil(pixels * (ui.state.files * S + ui.labelStrip) / width) : 0;
 }
 
 function drawLabelStrip(board) {
@@ -158,7 +172,8 @@ export function drawPiece(group, square, x, y) {
   if (picture) {
     token.classList.add("model");
     svgNode("image", { href: picture, "data-picture": square.piece, x, y, width: S, height: S }, token);
-    const tag = { x: x + S - 4, y: y + 16, "font-size": square.code.length > 2 ? 18 : 22,
+    const size = Math.max(square.code.length > 2 ? 18 : 22, tagMinUnits);
+    const tag = { x: x + S - 4, y: y + 2 + size / 2, "font-size": size,
       class: `code-tag ${square.side}${square.royal ? " royal" : ""}` };
     svgNode("text", tag, token).textContent = square.code;
     return token;
