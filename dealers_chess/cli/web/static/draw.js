@@ -74,8 +74,9 @@ export function drawBoard() {
     if (!ui.lookBoard && (square.name === ui.selected || ui.battleFrom === square.name)) classes.push("selected");
     svgNode("rect", { x, y, width: S, height: S, class: classes.join(" ") }, group);
     drawLabels(group, square, column, row, x, y);
-    if (square.piece) drawPiece(group, square, x, y);
+    const token = square.piece ? drawPiece(group, square, x, y) : null;
     if (targets.has(square.name)) drawMark(group, square.name, targets.get(square.name), x, y);
+    if (token && token.classList.contains("model")) group.append(token); // a picture stands in its capture ring
   });
   if (ui.labelStrip) drawLabelStrip(board);
   drawBattleSteps(board);
