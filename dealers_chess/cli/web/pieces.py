@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -79,7 +80,8 @@ class PiecePictures:
         self.made = 0  # pictures the running worker has made
         self.idle: asyncio.TimerHandle | None = None
 
-    async def picture(self, session: Session, lock, piece_id: str, query: dict[str, str]) -> Picture:
+    async def picture(self, session: Session, lock: AbstractContextManager, piece_id: str,
+                      query: dict[str, str]) -> Picture:
         """The picture a page asks for (piece id, ?colour=, ?seen_from=), made now if it was never made; a
         PictureRefusal says why not."""
         wanted = await run_in_threadpool(self._wanted, session, lock, piece_id, query)
@@ -125,7 +127,8 @@ class PiecePictures:
         if worker is not None:
             worker.shutdown(wait=False, cancel_futures=True)
 
-    def _wanted(self, session: Session, lock, piece_id: str, query: dict[str, str]) -> BoardPiece:
+    def _wanted(self, session: Session, lock: AbstractContextManager, piece_id: str,
+                query: dict[str, str]) -> BoardPiece:
         """The picture asked for, checked: a piece of this game, a side's colour, a side's chair."""
         if self.cache is None:
             raise PictureRefusal(404, "this server keeps no pictures of the pieces (dealer serve --pictures DIR)")
@@ -142,7 +145,8 @@ class PiecePictures:
 def _start_worker(server_pid: int) -> None:
     """(In the worker process.) Run below the server's priority, and end as soon as the server has gone (a server
     killed outright never says so): a watch thread looks every WATCH_S seconds."""
-    os.nice(WORKER_NICENESS)
+    if hasattr(os, "nice"):  # not on Windows
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == server_pid:
