@@ -20,6 +20,7 @@ import click
 
 from dealers_chess.cli.common import CATALOGUE_HELP, catalogue_files_given, computer_options, open_session
 from dealers_chess.cli.web.access import Access, is_loopback, is_wildcard, network_addresses, qr_block
+from dealers_chess.cli.web.pieces import PIECE_STYLES
 from dealers_chess.engine.session.seats import Seat
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.printing.records import open_game
@@ -58,11 +59,15 @@ GRACE_S = 3  # a stopping server waits this long for open requests (event stream
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="The port to listen on (0: any free port).")
 @click.option("--pictures", "pictures_dir", default="build", show_default=True, type=click.Path(file_okay=False),
-              help="The output folder whose render cache holds 3D pictures of the pieces (made by dealer kit).")
+              help="The output folder whose render cache (OUT/render-cache) keeps the pictures of the pieces: the "
+                   "board's, made as the page asks for them, and the cards' (made by dealer kit).")
+@click.option("--pieces", "piece_style", type=click.Choice(PIECE_STYLES), default="models", show_default=True,
+              help="How the page draws the pieces: small pictures of the printed models with their codes, or "
+                   "lettered discs. The page has a switch too, and remembers its player's choice.")
 @click.option("--catalogue", "catalogue_files", multiple=True, type=click.Path(dir_okay=False), help=CATALOGUE_HELP)
 @computer_options
 def serve_command(game, deal_file, resume_file, keep_keys, fen, white_name, black_name, save_file, clock, host, port,
-                  pictures_dir, catalogue_files, computer, think, level) -> None:
+                  pictures_dir, piece_style, catalogue_files, computer, think, level) -> None:
     """Serve the game as a web page: tap a piece to see its moves, tap a square (or drag the piece) to play.
 
     It prints the address to open, with a secret key for this run, for one device playing both
@@ -91,7 +96,7 @@ def serve_command(game, deal_file, resume_file, keep_keys, fen, white_name, blac
     except BaseException:
         listener.close()
         raise
-    table = Table(session, saver, Path(pictures_dir))
+    table = Table(session, saver, Path(pictures_dir), piece_style)
     network = _network(host)
     try:
         access = Access.for_server(host, listener.getsockname()[1], network,
@@ -147,8 +152,9 @@ def _server(config, table):
 
 
 def _stop(table) -> None:
-    """Stop the computer, pause the clock, save a last time and let go of the record."""
+    """Stop the computer and the pictures' worker, pause the clock, save a last time and let go of the record."""
     table.stop_thinking()
+    table.pieces.stop()
     with table.lock:
         table.session.pause()
         try:

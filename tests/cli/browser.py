@@ -33,14 +33,16 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 class Server:
-    """A `dealer serve` process on a free port; its URL and the record it saves to."""
+    """A `dealer serve` process on a free port; its URL and the record it saves to. Its page draws lettered discs
+    unless the test asks for `--pieces models` (the pictures' tests do): no test pays for pictures it never looks at."""
 
     def __init__(self, folder: Path, *args: str) -> None:
         self.folder, self.args = folder, args
         self.start(*args)
 
     def start(self, *args: str) -> None:
-        self.process = subprocess.Popen([*DEALER, "serve", *args, "--port", "0"], cwd=self.folder, text=True,
+        style = () if "--pieces" in args else ("--pieces", "letters")
+        self.process = subprocess.Popen([*DEALER, "serve", *args, *style, "--port", "0"], cwd=self.folder, text=True,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         timer = threading.Timer(30, self.process.kill)
         timer.start()

@@ -166,30 +166,6 @@ def test_the_board_is_played_by_keyboard(serve, page):
     page.screenshot(path=str(SCREENSHOTS / "keyboard.png"))
 
 
-def test_pictures_put_each_piece_s_own_3d_picture_on_the_board(serve, page, tmp_path):
-    from dealers_chess.pieces.catalogue import load_catalogue
-    from dealers_chess.printing.pictures import prerender
-
-    catalogue = load_catalogue()
-    prerender([catalogue.get(i) for i in ("king", "queen", "rook", "bishop", "knight", "standard-pawn")],
-              tmp_path / "build", lambda _: None)  # what `dealer kit` or `dealer cards` leaves in build/render-cache
-    server = serve("chess")
-    open_board(page, server)
-    assert page.is_visible("#pictures")
-    page.click("#pictures")
-    page.wait_for_function("() => document.querySelectorAll('[data-square] image').length === 32")
-    pictured = page.eval_on_selector_all("[data-square] image", "nodes => nodes.map(n => n.dataset.picture)")
-    assert set(pictured) == {"king", "queen", "rook", "bishop", "knight", "standard-pawn"}
-    hrefs = page.eval_on_selector_all("[data-square] image", "nodes => nodes.map(n => n.getAttribute('href'))")
-    assert len(set(hrefs)) == 6 and all(href.startswith("blob:") for href in hrefs)  # fetched with the key
-    sizes = page.evaluate("""async ([pieces, key]) => Promise.all(pieces.map(async (piece) => {
-        const response = await fetch(`/picture/${piece}.png`, { headers: { "X-Dealer-Key": key } });
-        return [response.status, (await response.blob()).size]; }))""", [sorted(set(pictured)), server.key])
-    assert all(status == 200 and size > 1000 for status, size in sizes)
-    assert len({size for _, size in sizes}) == 6  # six different pictures, not one stem
-    page.screenshot(path=str(SCREENSHOTS / "pictures-8x8.png"))
-
-
 def test_free_castling_dialog(serve, page):
     server = serve("constable-spiel", "--fen", "rnbqk2r/8/4p3/8/8/4P3/8/R3K2R w KQkq - 0 1")
     open_board(page, server)

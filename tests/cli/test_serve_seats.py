@@ -35,7 +35,7 @@ from dealers_chess.printing.records import start_saver
 DEALER = [sys.executable, "-m", "dealers_chess"]
 ORIGIN = "http://127.0.0.1"
 ALL_ROUTES = ("/", "/api/state", "/api/events", "/api/board?ply=0", "/api/pgn", "/card/knight.svg",
-              "/picture/knight.png", "/static/board.js")
+              "/picture/knight.png", "/api/piece/knight.png", "/static/board.js")
 
 
 @pytest.fixture()

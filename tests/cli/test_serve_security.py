@@ -34,7 +34,7 @@ from dealers_chess.printing.records import start_saver
 DEALER = [sys.executable, "-m", "dealers_chess"]
 ORIGIN = "http://127.0.0.1:8765"
 ROUTES = ("/", "/api/state", "/api/events", "/api/pgn", "/api/board?ply=0", "/static/board.js", "/card/knight.svg",
-          "/picture/knight.png")
+          "/picture/knight.png", "/api/piece/knight.png")
 KEYED_ROUTES = ("/", "/api/state", "/api/pgn", "/card/knight.svg")  # answered 200 to the page's key
 
 
@@ -191,7 +191,8 @@ def test_bodies_over_the_limit_are_refused_before_they_are_read(game):
 def test_paths_out_of_the_served_folders_are_not_found_even_with_the_key(game):
     table, access, stranger, page = game
     assets = f"/static/{access.assets}/"
-    for folder in ("/card/", "/picture/", assets):  # the review's traversal variants (a bare ../ the client resolves)
+    for folder in ("/card/", "/picture/", "/api/piece/", assets):  # the review's traversal variants (a bare ../
+        # the client resolves)
         for name in ("%2e%2e/app.py", "%2e%2e", "..%2fapp.py", "..%252fapp.py", "..%5capp.py",
                      "board.js%00.svg", "/etc/passwd", "..%2f..%2f..%2fetc%2fpasswd", "__init__.py", "index.html"):
             response = page.get(folder + name)

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp
 from dealers_chess.cli.web.access import Access
 from dealers_chess.cli.web.bodies import CancelBody, CommandBody, MoveBody, NameBody, PageCommand, RequestError, decode
 from dealers_chess.cli.web.guard import SEAT, Guard
+from dealers_chess.cli.web.pieces import PictureRefusal
 from dealers_chess.cli.web.stream import state_events
 from dealers_chess.cli.web.table import Table
 from dealers_chess.cli.web.views import board_view, record_text, report_view, table_view
@@ -143,6 +144,17 @@ class Endpoints:
             return Response("no cached picture", status_code=404, media_type="text/plain")
         return FileResponse(path, media_type="image/png")
 
+    async def piece_picture(self, request: Request) -> Response:
+        """A small picture of the printed piece for the board (made the first time it is asked for), or JSON
+        saying why not."""
+        try:
+            picture = await self.table.pieces.picture(self.table.session, self.table.lock, request.path_params["piece"],
+                                                dict(request.query_params))
+        except PictureRefusal as refusal:
+            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+        timing = {"server-timing": f"render;dur={picture.made_s * 1000:.1f}"}
+        return FileResponse(picture.path, media_type="image/png", headers=timing)
+
 
 def create_app(table: Table, access: Access) -> ASGIApp:
     """The web application serving `table` behind the guard: the page at / (opened by a printed address), its own
@@ -154,6 +166,7 @@ def create_app(table: Table, access: Access) -> ASGIApp:
         Route("/api/board", ends.board), Route("/api/pgn", ends.record),
         Route("/api/play", ends.play, methods=["POST"]), Route("/api/command", ends.command, methods=["POST"]),
         Route("/api/cancel", ends.cancel, methods=["POST"]), Route("/api/name", ends.name, methods=["POST"]),
+        Route("/api/piece/{piece}.png", ends.piece_picture),
         Route("/card/{piece}.svg", ends.card), Route("/picture/{piece}.png", ends.picture),
         Route(f"/static/{access.assets}/{{name}}", ends.asset),
     ]

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealers_chess.cli.web.pieces import PiecePictures
 from dealers_chess.engine.notation import format_move
 from dealers_chess.engine.session.computer import replayed
 from dealers_chess.engine.session.rematch import offer_words, rematch_session, rematch_words
@@ -29,6 +30,7 @@ class Table:
     session: Session
     saver: Saver
     pictures_dir: Path | None = None  # the output folder whose render cache holds piece pictures
+    piece_style: str = "models"  # how the page draws the pieces until its player chooses: "models" or "letters"
     version: int = 0
     save_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -40,6 +42,10 @@ class Table:
     swapped: bool = False  # after an odd number of rematches White's key opens Black's seat and the other way
     _cards: dict[str, str | DealerError] = field(default_factory=dict)
     _pictures: dict[str, Path | None] = field(default_factory=dict)
+    pieces: PiecePictures = field(init=False)  # the board's pictures of the printed pieces, made as pages ask
+
+    def __post_init__(self) -> None:
+        self.pieces = PiecePictures(self.pictures_dir)
 
     def act(self, seen: int, action) -> Report:
         """Run one action on the session (under the lock) and save; a stale page's action is refused."""

@@ -42,6 +42,7 @@ def table_view(table: Table, seat: Seat = Seat.BOTH) -> dict:
             "fen": state.fen, "targets": targets(session), "battle": battle_open(session),
             "battle_steps": battle_steps(session),
             "saved_to": str(table.saver.path), "save_error": table.save_error,
+            "piece_style": table.piece_style,
             "pictures": sorted({sq.piece for row in state.rows for sq in row
                                 if sq.piece and table.picture_path(sq.piece) is not None}),
         }

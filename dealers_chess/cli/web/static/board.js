@@ -1,9 +1,10 @@
 // The board page of `dealer serve`: draws the state the server sends (at once, through its event stream) and sends
 // taps and drags back as moves. Every rule lives in the server; this script only draws, asks and forwards.
 
-import { cursorSquare, drawBoard, focusSquare, labelStripUnits, squareAt, squareIndexAt } from "./draw.js";
+import { cursorSquare, drawBoard, drawnForThisSize, focusSquare, squareAt, squareIndexAt } from "./draw.js";
 import { wirePointer } from "./drag.js";
 import { call, download, follow } from "./net.js";
+import { onPicturesArrived, togglePieceStyle } from "./pieces.js";
 import {
   closeCard, confirmThen, drawCaption, drawChoice, drawClock, drawControls, drawHands, drawMoveList, drawMoveStrip,
   drawStatus, followCard, placeCard, showCard,
@@ -285,11 +286,7 @@ function wireButtons() {
     $("name-input").blur();
     send("/api/name", { name: $("name-input").value });
   });
-  $("pictures").addEventListener("click", () => {
-    ui.showPictures = !ui.showPictures;
-    $("pictures").setAttribute("aria-pressed", String(ui.showPictures));
-    draw();
-  });
+  $("pieces").addEventListener("click", () => { togglePieceStyle(); draw(); });
   $("sound").addEventListener("click", () => { setMuted(!isMuted()); drawControls(); });
   $("pgn").addEventListener("click", async () => { const error = await download("/api/pgn"); if (error) say(error, true); });
   $("look-prev").addEventListener("click", () => lookAt(ui.lookBack - 1));
@@ -336,11 +333,12 @@ function wireBoard() {
 async function start() {
   wireBoard();
   wireButtons();
+  onPicturesArrived(drawBoard);
   for (const event of ["pointerdown", "keydown"]) document.addEventListener(event, wake, { capture: true });
   onLayoutChange(placeCard);
   window.addEventListener("resize", () => {
     if (ui.state) placeCard();
-    if (ui.state && labelStripUnits() !== ui.labelStrip) drawBoard();
+    if (ui.state && !drawnForThisSize()) drawBoard();
   });
   setInterval(() => { if (ui.state && ui.state.clock) drawClock(); }, 200);
   const first = await call("/api/state"); // a resumed game's clock runs again when a page first loads

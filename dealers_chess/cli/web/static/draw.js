@@ -1,13 +1,14 @@
 // The board as an SVG: squares, coordinates, pieces, the marks of the piece picked up, battle steps as arrows.
 
-import { image } from "./net.js";
+import { pictureOf } from "./pieces.js";
 import { $, pieceOn, sideName, targetsOf, ui } from "./store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const S = 100; // one square in SVG units
 const LABEL_UNITS = 17;    // the coordinates' size inside the squares, in SVG units
 const LABEL_MIN_PX = 11;   // coordinates that would be smaller on screen move to a strip beside the board
-const pictures = new Map(); // piece id -> blob: URL of its 3D picture, once fetched
+const TAG_MIN_PX = 9;      // a picture's code is never drawn smaller on screen (a 12x12 board on a phone)
+let tagMinUnits = 0;       // TAG_MIN_PX in SVG units, for the board as last drawn
 
 export function svgNode(name, attributes, parent) {
   const node = document.createElementNS(SVG, name);
@@ -54,6 +55,7 @@ export function drawBoard() {
   const state = ui.state, shown = shownBoard();
   board.replaceChildren();
   ui.labelStrip = labelStripUnits();
+  tagMinUnits = unitsOf(TAG_MIN_PX);
   board.setAttribute("viewBox",
     `${-ui.labelStrip} 0 ${state.files * S + ui.labelStrip} ${state.ranks * S + ui.labelStrip}`);
   board.classList.toggle("looking-back", Boolean(ui.lookBoard));
@@ -72,8 +74,9 @@ export function drawBoard() {
     if (!ui.lookBoard && (square.name === ui.selected || ui.battleFrom === square.name)) classes.push("selected");
     svgNode("rect", { x, y, width: S, height: S, class: classes.join(" ") }, group);
     drawLabels(group, square, column, row, x, y);
-    if (square.piece) drawPiece(group, square, x, y);
+    const token = square.piece ? drawPiece(group, square, x, y) : null;
     if (targets.has(square.name)) drawMark(group, square.name, targets.get(square.name), x, y);
+    if (token && token.classList.contains("model")) group.append(token); // a picture stands in its capture ring
   });
   if (ui.labelStrip) drawLabelStrip(board);
   drawBattleSteps(board);
@@ -87,6 +90,17 @@ export function labelStripUnits() {
   if (!width || LABEL_UNITS * width / (files * S) >= LABEL_MIN_PX) return 0;
   const high = 1.4 * LABEL_MIN_PX; // the strip, in pixels
   return Math.ceil(high * files * S / (width - high));
+}
+
+export function drawnForThisSize() {
+  // whether the board as drawn still fits its size on screen: its coordinates' strip and the codes' least size
+  return labelStripUnits() === ui.labelStrip && unitsOf(TAG_MIN_PX) === tagMinUnits;
+}
+
+function unitsOf(pixels) {
+  // a length on screen in the board's SVG units (0 before the board has a size)
+  const width = $("board").getBoundingClientRect().width;
+  return width ? Math.ceil(pixels * (ui.state.files * S + ui.labelStrip) / width) : 0;
 }
 
 function drawLabelStrip(board) {
@@ -152,32 +166,24 @@ function drawLabels(group, square, column, row, x, y) {
 }
 
 export function drawPiece(group, square, x, y) {
-  // a disc in the side's colour with the card's code; with Pictures on, the card's 3D picture on the disc
+  // the printed piece's picture with its card's code, or (letters, or until the picture arrives) a disc in the
+  // side's colour with the code
   const token = svgNode("g", { class: `token ${square.side}`, "data-piece": square.piece }, group);
-  if (square.royal) svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: 44, class: "royal" }, token);
-  svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: square.royal ? 38 : 41 }, token);
-  const picture = ui.showPictures && ui.state.pictures.includes(square.piece) ? pictureUrl(square.piece) : null;
+  const picture = pictureOf(square.piece, square.side);
   if (picture) {
-    svgNode("image", { href: picture, "data-picture": square.piece, x: x + 22, y: y + 8, width: S - 44,
-      height: S - 16, preserveAspectRatio: "xMidYMid meet" }, token);
-    svgNode("text", { x: x + S - 4, y: y + 14, class: `code-tag ${square.side}` }, token).textContent = square.code;
+    token.classList.add("model");
+    svgNode("image", { href: picture, "data-picture": square.piece, x, y, width: S, height: S }, token);
+    const size = Math.max(square.code.length > 2 ? 18 : 22, tagMinUnits);
+    const tag = { x: x + S - 4, y: y + 2 + size / 2, "font-size": size,
+      class: `code-tag ${square.side}${square.royal ? " royal" : ""}` };
+    svgNode("text", tag, token).textContent = square.code;
     return token;
   }
+  if (square.royal) svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: 44, class: "royal" }, token);
+  svgNode("circle", { cx: x + S / 2, cy: y + S / 2, r: square.royal ? 38 : 41 }, token);
   const size = square.code.length > 2 ? 30 : square.code.length === 2 ? 40 : 52;
   svgNode("text", { x: x + S / 2, y: y + S / 2 + 1, "font-size": size }, token).textContent = square.code;
   return token;
-}
-
-function pictureUrl(piece) {
-  // the picture's blob: URL once fetched; the first time, the board is drawn again when it comes
-  if (pictures.has(piece)) return pictures.get(piece);
-  pictures.set(piece, null);
-  image(`/picture/${piece}.png`).then((found) => {
-    if (!found.url) return;
-    pictures.set(piece, found.url);
-    if (ui.showPictures) drawBoard();
-  });
-  return null;
 }
 
 function drawBattleSteps(board) {

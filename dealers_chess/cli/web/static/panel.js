@@ -1,6 +1,7 @@
 // Everything round the board: status, the seat, controls, hands, the move list, the clock, the card and dialogs.
 
 import { image } from "./net.js";
+import { pieceStyle } from "./pieces.js";
 import { isMuted } from "./sound.js";
 import {
   $, SIDE, mySide, otherSide, phone, playerName, seated, sideName, spectator, thinking, ui, watching,
@@ -157,7 +158,7 @@ export function drawControls() {
   $("battle").setAttribute("aria-pressed", String(Boolean(ui.battleSteps)));
   $("battle-bar").hidden = !ui.battleSteps;
   $("battle-steps").textContent = ui.battleSteps && ui.battleSteps.length ? ui.battleSteps.join(" & ") : "none yet";
-  $("pictures").hidden = !state.pictures.length;
+  $("pieces").textContent = pieceStyle() === "models" ? "Show letters" : "Show pictures";
   drawDrawButtons(state, playing, seat, side, idle);
   $("claim").hidden = !state.claimable || !myTurn || idle;
   $("claim").textContent = state.claimable ? `Claim draw (${state.claimable})` : "Claim draw";

@@ -6,7 +6,6 @@ export const ui = {
   selected: null,     // the square of the piece whose moves are marked
   flipped: false,     // the board seen from Black's side (a Black seat starts so)
   oriented: false,    // the board was turned to the seat's side once; the player's flip wins after that
-  showPictures: false,
   battleSteps: null,  // the battle move being put together: ["d3d4", ...], or null
   battleFrom: null,
   stateAt: 0,         // performance.now() when the state arrived (for the running clock)
