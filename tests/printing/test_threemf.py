@@ -96,6 +96,7 @@ def test_the_relief_stands_on_the_top_face_and_the_code_floor_under_the_base(wri
     assert code.bounds[0][2] == pytest.approx(0.6, abs=1e-4) and code.bounds[1][2] == pytest.approx(1.2, abs=1e-4)
 
 
+@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
 def test_every_catalogue_piece_splits_into_parts_that_add_up_to_its_solid():
     for piece in CATALOGUE:
         model = build_piece(piece)
