@@ -59,3 +59,11 @@ def dealer_env() -> dict[str, str]:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     env.pop("DEALER_DEBUG", None)
     return env
+
+
+def shares_every_built_piece(test):
+    """Mark a test that builds many catalogue pieces at 50 or 40 mm squares (in this process or a pool forked from
+    it): it runs in the one test process that builds every piece once (the fixture every_piece_built), after the
+    group's tests that come before it in the collection (pieces/ before printing/: theirs are built by then)."""
+    test = pytest.mark.usefixtures("every_piece_built")(test)
+    return pytest.mark.xdist_group("catalogue-models")(test)

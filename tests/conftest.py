@@ -46,3 +46,16 @@ def readme_kit(tmp_path_factory) -> Ran:
 def readme_pieces(tmp_path_factory) -> Ran:
     """`dealer pieces` (every catalogue piece, 50 mm squares) as the README's tour writes it, once per test run."""
     return run_once(tmp_path_factory, "readme-pieces", tour_line("dealer pieces"), dealer_env())
+
+
+@pytest.fixture(scope="session")
+def every_piece_built() -> None:
+    """build_piece's cache holds every catalogue piece at the default options (50 mm squares), built once in this
+    test process (about 10 s): the tests that use it are in the xdist group "catalogue-models" (tests/built_once.py:
+    shares_every_built_piece), and the build pools `dealer pieces` and `dealer plate` fork from this process
+    inherit the cache. Their 40 mm builds go to the same cache as the group's first 40 mm test makes them."""
+    from dealers_chess.pieces.catalogue import load_catalogue
+    from dealers_chess.pieces.model3d.model import build_piece
+
+    for piece in load_catalogue():
+        build_piece(piece)

@@ -28,6 +28,7 @@ from dealers_chess.pieces.model3d.model import (
 from dealers_chess.pieces.movement import parse_movement
 from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
 from dealers_chess.printing.solids.piece_files import write_piece_stls
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -85,7 +86,7 @@ def test_pieces_look_different_unless_they_move_identically():
     assert len(by_look) >= 80  # only true twins (e.g. Standard and Mecklenbeck Pawn) share a look
 
 
-@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
+@shares_every_built_piece
 def test_no_two_pieces_have_identical_geometry_thanks_to_the_base_code():
     digests = {}
     for piece in ALL:
@@ -151,7 +152,7 @@ def test_groups_differ_in_size_and_royals_wear_a_crown():
     assert heights[0] > king.top_mm + 14.0  # the cross stands above the crown
 
 
-@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [50.0, pytest.param(40.0, marks=pytest.mark.slow)])  # 40 mm: 15 s
 def test_every_grid_is_at_least_the_printable_pitch(square_mm):
     for piece in ALL:

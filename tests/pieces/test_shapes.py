@@ -32,6 +32,7 @@ from dealers_chess.pieces.model3d.shape import (
     pawn_class,
     shape_of,
 )
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -70,7 +71,7 @@ def test_fairy_pieces_stand_by_power_band():
                                                                        and p.id != "king")
 
 
-@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [50.0, 40.0])
 def test_every_top_plate_and_everything_on_the_upper_stem_is_at_most_three_quarters_of_the_foot(square_mm):
     wide = []
@@ -381,7 +382,7 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
-@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
 def test_no_piece_tips_over_before_twenty_degrees(square_mm):
     import math
@@ -408,7 +409,7 @@ def _steep_faces(model, limit_deg: float):
     return triangles[steep & ~roofs & (lengths > 2e-4)]
 
 
-@pytest.mark.xdist_group("catalogue-models")  # one process builds every piece once (build_piece's cache)
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
 def test_nothing_overhangs_more_than_forty_degrees_from_vertical(square_mm):
     for piece in ALL:
