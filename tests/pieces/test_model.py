@@ -256,7 +256,8 @@ def test_any_simple_emblem_matches_the_engine(terms):
     try:
         vertices, faces = build_piece(piece, ModelOptions(40.0)).mesh()
     except ModelError as error:  # a long reach needs bigger squares: a clear error, never a broken mesh
-        assert emblem_of(movement).reach > 5 and "use --square-mm" in str(error)
+        # a reach of 5 squares already needs 44 mm (W, W and (3,4) reach exactly 5.0: CI drew it once)
+        assert emblem_of(movement).reach >= 5 and "use --square-mm" in str(error)
         return
     assert check_triangles(triangles_of(vertices, faces)).problems() == []
 
