@@ -1,9 +1,14 @@
-"""Every command of the README's tour runs as written, each section in a fresh folder.
+"""Every command of the README's tour runs as written, each line in a fresh folder.
 
 The tour is every line of the README's `sh` blocks under a section heading (the set-up commands
 under "Two commands" are CI's own job). A line runs in bash with the venv's `dealer` on PATH and
 a few empty lines as its input (Enter at every question: the automatic choice); it must exit 0.
 `dealer serve` runs until it prints its address and is then stopped, as a user stops it.
+
+Each line is a test of its own, so that no one test holds a test process for the whole of a long section;
+the lines of its section that save a file it reads (`--save deal.json`, then `--deal deal.json`) run
+first in its folder. `dealer kit` and `dealer pieces` run once per test run (tests/built_once.py), and the
+tests of what they write (tests/cli/test_cards_cli.py, tests/pieces/test_model.py) read the same folder.
 """
 
 from __future__ import annotations
@@ -15,32 +20,17 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-SET_UP = "Two commands"
+from tests.built_once import dealer_env
+from tests.readme_tour import README, ROOT, SHARED_LINES, command_of, tour
+
 ENTER_EVERY_QUESTION = "\n" * 12
 SERVE_START_S = 60
-
-
-def tour() -> list[tuple[str, list[str]]]:
-    """(section heading, its commands in order) for every section with an `sh` block."""
-    sections: dict[str, list[str]] = {}
-    heading = ""
-    for match in re.finditer(r"^#{2,4} (?P<heading>[^\n]*)$|^```(?P<lang>\w*)\n(?P<body>.*?)^```", README.read_text(),
-                             re.M | re.S):
-        if match["heading"] is not None:
-            heading = match["heading"].strip()
-        elif match["lang"] == "sh" and heading != SET_UP:
-            sections.setdefault(heading, []).extend(
-                line for line in match["body"].splitlines() if line.strip() and not line.lstrip().startswith("#"))
-    return list(sections.items())
 
 
 def _section_id(section: tuple[str, list[str]]) -> str:
@@ -48,9 +38,7 @@ def _section_id(section: tuple[str, list[str]]) -> str:
 
 
 def _environment() -> dict[str, str]:
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    env.pop("DEALER_DEBUG", None)
-    return env
+    return dealer_env()
 
 
 def _run(line: str, folder: Path) -> None:
@@ -103,15 +91,59 @@ def port_lock(tmp_path_factory):
         yield
 
 
-@pytest.mark.parametrize("section", tour(), ids=_section_id)
-def test_every_command_of_the_readme_runs_as_written(section, tmp_path, request):
-    heading, lines = section
+def _saved(line: str) -> set[str]:
+    return set(re.findall(r"--save (\S+)", line))
+
+
+def _with_prerequisites(earlier: list[str], line: str) -> list[str]:
+    """The earlier lines of a section that save a file `line` reads (and what those read), in order, then `line`."""
+    needed = [line]
+    for before in reversed(earlier):
+        if any(name in needed_line.split() for name in _saved(before) for needed_line in needed
+               if name not in _saved(needed_line)):
+            needed.insert(0, before)
+    return needed
+
+
+def tour_lines() -> list:
+    """One pytest parameter per line of the tour: its section's id and number, and the lines it runs."""
+    params = []
+    for heading, lines in tour():
+        for number, line in enumerate(lines, 1):
+            words = "-".join(line.split("#")[0].split()[:3])
+            name = f"{_section_id((heading, lines))}-{number:02d}-{re.sub(r'[^a-z0-9]+', '-', words.lower())}"
+            params.append(pytest.param(_with_prerequisites(lines[: number - 1], line),
+                                       marks=_shared_group(line), id=name.strip("-")))
+    return params
+
+
+def _shared_group(line: str) -> list:
+    """The xdist group of a line that runs once per test run (its readers join the group: one worker builds)."""
+    shared = SHARED_LINES.get(command_of(line))
+    return [pytest.mark.xdist_group(shared)] if shared else []
+
+
+@pytest.mark.parametrize("lines", tour_lines())
+def test_every_command_of_the_readme_runs_as_written(lines, tmp_path, request):
+    shared = SHARED_LINES.get(command_of(lines[-1]))
+    if shared is not None:  # run once per test run, in its own fresh folder; other tests read what it wrote
+        ran = request.getfixturevalue(shared.replace("-", "_"))
+        assert ran.returncode == 0, f"README: `{lines[-1]}` exited {ran.returncode}:\n{ran.stderr[-2000:]}"
+        return
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     (tmp_path / "docs" / "images").mkdir(parents=True)
     if any(line.startswith("dealer serve") for line in lines):
         request.getfixturevalue("port_lock")
     for line in lines:
         (_serve if line.startswith("dealer serve") else _run)(line, tmp_path)
+
+
+def test_a_line_runs_after_the_lines_that_save_what_it_reads():
+    section = ["dealer deal --seed 5 --save deal.json", "dealer play --deal deal.json --save game.pgn",
+               "dealer play --resume game.pgn", "dealer play chess"]
+    assert _with_prerequisites(section[:2], section[2]) == section[:3]
+    assert _with_prerequisites(section[:3], section[3]) == section[3:]
+    assert _with_prerequisites([], section[0]) == section[:1]
 
 
 def test_the_tour_covers_every_command():

@@ -277,7 +277,8 @@ def misplaced_pawn(pos: Position) -> str | None:
     move of its type (nor an enemy push) brings it from where it starts."""
     board, game = pos.board, pos.game
     for side in (0, 1):
-        pawns = [sq for sq in sorted(pos.squares[side]) if pos.types[pos.piece[sq]].piece.group in PAWNISH]
+        pawns = [sq for sq in sorted(pos.squares[side]) if pos.types[pos.piece[sq]].piece.group in PAWNISH
+                 and sq not in start_squares(pos, pos.types[pos.piece[sq]].piece, side)]  # where it starts: reached
         if not pawns:
             continue
         anywhere, pushed = _anywhere(pos, side), _pushed(pos, side)

@@ -1,41 +1,43 @@
 """Benchmark: `dealer kit` as a new user runs it (a fresh process, an empty build folder, no render cache).
 
-Target: under 20 s on 2 cores. The peer measured in the same run is `dealer cards` for the same deck
-(the PDF part alone), so the ratio shows what the 3D pictures, STLs, plates and PNGs add.
-Run: .venv/bin/python tests/benchmarks/bench_kit.py
+Target: under 10 s on 2 cores. The peers measured in the same run are `dealer cards` for the same deck
+(the PDF part alone), so the ratio shows what the 3D pictures, STLs, plates and PNGs add, and with
+--against DEALER another install's `dealer kit` (a previous release; tests/benchmarks/against.py says how to
+make one), run turn about with this tree's so that both see the same load.
+Run: .venv/bin/python tests/benchmarks/bench_kit.py [--against /tmp/dealer-prev/.venv/bin/dealer] [--runs N]
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tempfile
-import time
-from pathlib import Path
 
-DEALER = Path(sys.executable).with_name("dealer")
-# As on a user's machine, Python keeps compiled modules (__pycache__); a PYTHONDONTWRITEBYTECODE=1 left in
-# the environment would make every run compile the toolkit's source again.
-USER_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-TARGET_S = 20.0
+from against import Timings, dealers, load_average, run_timed
+
+TARGET_S = 10.0
 
 
-def timed(args: list[str]) -> float:
-    """Wall seconds of one `dealer ARGS` run in a fresh empty folder."""
+def timed_in_a_fresh_folder(timings: Timings, args: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        start = time.perf_counter()
-        subprocess.run([str(DEALER), *args], cwd=folder, check=True, capture_output=True, env=USER_ENV)
-        return time.perf_counter() - start
+        run_timed(timings, args, cwd=folder)
 
 
 def main() -> None:
-    cards = timed(["cards", "--pictures", "silhouette"])
-    kit = timed(["kit"])
-    verdict = "OK" if kit < TARGET_S else f"over the {TARGET_S:.0f} s target"
-    print(f"dealer kit (cold cache)          {kit:6.2f} s  {kit / TARGET_S:.2f}x the {TARGET_S:.0f} s target  "
-          f"{verdict}")
-    print(f"dealer cards, silhouettes (peer) {cards:6.2f} s  kit = {kit / cards:.1f}x the cards alone")
+    installs, runs = dealers(__doc__.splitlines()[0], runs=1)
+    print(f"{load_average()} at the start; medians of {runs} run(s)")
+    cards = Timings("this tree", installs[0].dealer)
+    for _ in range(runs):
+        timed_in_a_fresh_folder(cards, ["cards", "--pictures", "silhouette"])
+        for timings in installs:
+            timed_in_a_fresh_folder(timings, ["kit"])
+    for timings in installs:
+        wall, cpu = timings.median()
+        verdict = "OK" if wall < TARGET_S else f"over the {TARGET_S:.0f} s target"
+        print(f"dealer kit (cold cache)          {wall:6.2f} s wall {cpu:6.2f} s CPU  {timings.label}  {verdict}")
+    print(f"dealer cards, silhouettes (peer) {cards.median()[0]:6.2f} s wall {cards.median()[1]:6.2f} s CPU  "
+          f"kit = {installs[0].median()[0] / cards.median()[0]:.1f}x the cards alone")
+    if len(installs) == 2:
+        print(f"this tree / the other: {installs[0].median()[0] / installs[1].median()[0]:.2f} wall, "
+              f"{installs[0].median()[1] / installs[1].median()[1]:.2f} CPU; {load_average()} at the end")
 
 
 if __name__ == "__main__":

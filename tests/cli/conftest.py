@@ -15,6 +15,9 @@ def in_tmp(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module (each test gets its own context and page). Not one per session: Playwright's
+    sync API keeps an asyncio loop running for as long as it is open, and the later tests of the same process
+    that call asyncio.run (the terminal's prompt_toolkit) then fail ("cannot be called from a running event loop")."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

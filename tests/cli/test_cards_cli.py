@@ -12,6 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from dealers_chess.cli import cli
+from dealers_chess.pieces.catalogue import load_catalogue
 
 
 def run(*args: str):
@@ -106,22 +107,38 @@ def test_diagram_as_svg_png_and_pdf(tmp_path) -> None:
     assert float(PdfReader(tmp_path / "cards" / "rook-diagram.pdf").pages[0].mediabox.width) == 198
 
 
-def test_kit_writes_everything_and_a_note(tmp_path) -> None:
+@pytest.mark.xdist_group("readme-kit")
+def test_kit_writes_everything_and_a_note(readme_kit) -> None:
+    """The README's `dealer kit` (rendered pictures, the default), run once per test run by tests/conftest.py."""
+    assert readme_kit.returncode == 0, readme_kit.stderr[-2000:]
+    _check_kit(readme_kit.folder / "build", readme_kit.stdout)
+    starter = [piece.id for piece in load_catalogue().select(sets=["starter"])]
+    pictures = {path.name.rsplit("-", 2)[0] for path in (readme_kit.folder / "build" / "render-cache").glob("*.png")}
+    assert pictures == set(starter)  # every starter card's picture rendered from its 3D piece
+
+
+@pytest.mark.slow  # the default run checks the same steps and note with rendered pictures (the test above)
+def test_kit_with_silhouettes_writes_everything_and_a_note(tmp_path) -> None:
     result = run("kit", "--out", str(tmp_path), "--pictures", "silhouette")
     assert result.exit_code == 0, result.output
-    note = (tmp_path / "HOW-TO-PRINT.txt").read_text()
+    _check_kit(tmp_path, result.output)
+
+
+def _check_kit(folder: Path, output: str) -> None:
+    """A kit folder: the note names every file written, each plate comes as STL and project, no temporary files."""
+    note = (folder / "HOW-TO-PRINT.txt").read_text()
     for name in ("starter-cards.pdf", "starter-backs.pdf", "starter-backs-light.pdf", "calibration.pdf",
                  "starter-pod-cards.pdf", "legend.png"):
-        assert name in note and name in result.output
+        assert name in note and name in output
     assert "png/write-in-pawn.png" in note and "png/back-pawn.png" in note  # a folder of many: one summary line
     assert "dealer calibrate --profile letter-cut" in note and "borderless" in note
     listed = [line.strip() for line in note.splitlines() if line.startswith("  cards/")]
-    assert listed and all((tmp_path / line).is_file() for line in listed)
+    assert listed and all((folder / line).is_file() for line in listed)
     plates = [line.strip() for line in note.splitlines() if line.startswith("  plates-50mm/plate-")]
     assert {p.rpartition(".")[0] for p in plates if p.endswith(".stl")} == {
         p.rpartition(".")[0] for p in plates if p.endswith(".3mf")}  # each plate as an STL and a PrusaSlicer project
-    assert plates and all((tmp_path / line).is_file() for line in plates) and "plate-NN.3mf" in note
-    assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no temporary files left behind
+    assert plates and all((folder / line).is_file() for line in plates) and "plate-NN.3mf" in note
+    assert not [p for p in folder.rglob(".*") if p.is_file()]  # no temporary files left behind
 
 
 def test_users_own_pieces_print_with_catalogue(tmp_path) -> None:

@@ -82,38 +82,43 @@ def test_a_dealt_game_is_played_to_mate_and_resumed_after_the_server_is_killed(s
     assert server.record.read_text().count("0-1") >= 2  # the Result tag and the move text's result
 
 
-def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, page, tmp_path):
+@pytest.mark.parametrize("turn", [0, 1], ids=["white-at-the-start", "black-after-whites-first-move"])
+def test_highlights_equal_dealer_moves_for_every_piece_on_a_12x12_deal(serve, page, tmp_path, turn):
+    """Each side's turn apart (about 110 taps each): every piece tapped shows just the squares `dealer moves` lists."""
     dealer(tmp_path, "deal", "--seed", "3", "--board", "12x12", "--save", "deal.json")
     server = serve("--deal", "deal.json")
     open_board(page, server)
     played: list[str] = []
-    for turn in range(2):
-        listed = json.loads(dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(played), "--json"))
-        expected = defaultdict(set)
-        for row in listed["moves"]:
-            frm, to = SQUARE.findall(row["move"])[:2]
-            expected[frm].add(to)
-        occupied = page.eval_on_selector_all("[data-piece]",
-                                             "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
-        assert len(occupied) >= 48
-        # Real mouse clicks at the squares' centres, measured once: page.click's per-click waits for a stable
-        # element cost about 0.1 s each here, 17 s over the ~110 taps. A click the board does not receive shows
-        # no targets or the wrong ones, so the assertion below still fails.
-        centres = square_centres(page)
-        shown: set[str] = set()
-        selected = ""  # the square whose targets are shown (none yet: shown is empty)
-        for square in occupied:
-            if square in shown:  # tapping a highlighted square would play the move: put the piece down first
-                page.mouse.click(*centres[selected])
-                assert targets(page) == set()
-            page.mouse.click(*centres[square])
-            shown, selected = targets(page), square
-            assert shown == expected.get(square, set()), square
-        page.mouse.click(*centres[selected])
-        assert square_centres(page) == centres  # the board did not move while it was tapped
-        played.append(listed["moves"][0]["move"])
-        play_line(page, played[-1:], already=turn)
-    page.screenshot(path=str(SCREENSHOTS / "deal-12x12.png"), full_page=True)
+    if turn == 1:
+        start = json.loads(dealer(tmp_path, "moves", "--deal", "deal.json", "--json"))
+        played.append(start["moves"][0]["move"])
+        play_line(page, played)
+    listed = json.loads(dealer(tmp_path, "moves", "--deal", "deal.json", "--moves", ",".join(played), "--json"))
+    expected = defaultdict(set)
+    for row in listed["moves"]:
+        frm, to = SQUARE.findall(row["move"])[:2]
+        expected[frm].add(to)
+    occupied = page.eval_on_selector_all("[data-piece]",
+                                         "nodes => nodes.map(n => n.closest('[data-square]').dataset.square)")
+    assert len(occupied) >= 48
+    # Real mouse clicks at the squares' centres, measured once: page.click's per-click waits for a stable
+    # element cost about 0.1 s each here, 17 s over the ~110 taps. A click the board does not receive shows
+    # no targets or the wrong ones, so the assertion below still fails.
+    centres = square_centres(page)
+    shown: set[str] = set()
+    selected = ""  # the square whose targets are shown (none yet: shown is empty)
+    for square in occupied:
+        if square in shown:  # tapping a highlighted square would play the move: put the piece down first
+            page.mouse.click(*centres[selected])
+            assert targets(page) == set()
+        page.mouse.click(*centres[square])
+        shown, selected = targets(page), square
+        assert shown == expected.get(square, set()), square
+    page.mouse.click(*centres[selected])
+    assert square_centres(page) == centres  # the board did not move while it was tapped
+    played.append(listed["moves"][0]["move"])
+    play_line(page, played[-1:], already=turn)
+    page.screenshot(path=str(SCREENSHOTS / f"deal-12x12-turn-{turn + 1}.png"), full_page=True)
 
 
 def test_promotion_dialog_then_undo(serve, page):

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from dealers_chess.cli import cli
 from dealers_chess.pieces.catalogue import Group, Rule, load_catalogue, read_catalogue_file
 from dealers_chess.pieces.errors import CatalogueError, UnknownPieceError
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 
@@ -216,6 +217,7 @@ def test_one_meaning_of_the_selection_options(args, with_starter_default, with_n
     assert {p.id for p in CATALOGUE.choose(**args)} == with_no_default
 
 
+@shares_every_built_piece
 def test_dealer_cards_pieces_and_plate_select_the_same_pieces(tmp_path):
     import pdfplumber
 

@@ -29,6 +29,7 @@ from dealers_chess.pieces.model3d.model import (
 from dealers_chess.pieces.movement import parse_movement
 from dealers_chess.printing.solids.mesh_check import check_triangles, triangles_of
 from dealers_chess.printing.solids.piece_files import write_piece_stls
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -48,13 +49,24 @@ def _check_written(path, piece, square_mm: float) -> None:
     assert high[2] <= height + 1e-3, piece.id
 
 
-@pytest.mark.parametrize("square_mm", [50.0, pytest.param(40.0, marks=pytest.mark.slow)])  # 40 mm: 20 s
-def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(tmp_path, square_mm):
-    paths = write_piece_stls(ALL, tmp_path, ModelOptions(square_mm))
-    assert len(paths) == len(ALL) == 87
+@pytest.mark.xdist_group("readme-pieces")
+def test_every_catalogue_piece_writes_a_closed_single_body_stl_within_its_group_size(readme_pieces):
+    """What the README's `dealer pieces` wrote (every piece at 50 mm squares), run once per test run by
+    tests/conftest.py: the same files a build here would write, built in the same processes a user's are."""
+    assert readme_pieces.returncode == 0, readme_pieces.stderr[-2000:]
+    folder = readme_pieces.folder / "build" / "pieces-50mm"
+    assert sorted(path.name for path in folder.iterdir()) == sorted(f"{piece.id}.stl" for piece in ALL)
+    assert len(ALL) == 87
+    for piece in ALL:
+        _check_written(folder / f"{piece.id}.stl", piece, 50.0)
+
+
+@pytest.mark.slow  # 20 s; the default run checks every piece at 50 mm (the test above)
+def test_every_catalogue_piece_writes_a_closed_single_body_stl_at_40_mm(tmp_path):
+    paths = write_piece_stls(ALL, tmp_path, ModelOptions(40.0))
+    assert [path.name for path in paths] == [f"{piece.id}.stl" for piece in ALL]
     for piece, path in zip(ALL, paths, strict=True):
-        assert path.name == f"{piece.id}.stl"
-        _check_written(path, piece, square_mm)
+        _check_written(path, piece, 40.0)
 
 
 @pytest.mark.slow
@@ -75,6 +87,7 @@ def test_pieces_look_different_unless_they_move_identically():
     assert len(by_look) >= 80  # only true twins (e.g. Standard and Mecklenbeck Pawn) share a look
 
 
+@shares_every_built_piece
 def test_no_two_pieces_have_identical_geometry_thanks_to_the_base_code():
     digests = {}
     for piece in ALL:
@@ -140,6 +153,7 @@ def test_groups_differ_in_size_and_royals_wear_a_crown():
     assert heights[0] > king.top_mm + 14.0  # the cross stands above the crown
 
 
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [50.0, pytest.param(40.0, marks=pytest.mark.slow)])  # 40 mm: 15 s
 def test_every_grid_is_at_least_the_printable_pitch(square_mm):
     for piece in ALL:

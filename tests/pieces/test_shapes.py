@@ -33,6 +33,7 @@ from dealers_chess.pieces.model3d.shape import (
     pawn_class,
     shape_of,
 )
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 ALL = list(CATALOGUE)
@@ -76,6 +77,7 @@ def test_top_faces_stand_on_the_few_shared_levels_by_power_band():
         _height(m) for m in models.values() if m.shape.finial is Finial.NONE and m.shape.rim is not Rim.CROWN)
 
 
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [50.0, 40.0])
 def test_every_top_plate_and_everything_on_the_upper_stem_is_at_most_three_quarters_of_the_foot(square_mm):
     wide = []
@@ -388,6 +390,7 @@ def test_the_orthodox_six_differ_from_the_side_by_at_least_ten_percent():
         assert unshared(views[a], views[b]) >= 0.10, (a, b)
 
 
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
 def test_no_piece_tips_over_before_twenty_degrees(square_mm):
     import math
@@ -414,6 +417,7 @@ def _steep_faces(model, limit_deg: float):
     return triangles[steep & ~roofs & (lengths > 2e-4)]
 
 
+@shares_every_built_piece
 @pytest.mark.parametrize("square_mm", [40.0, 50.0])
 def test_nothing_overhangs_more_than_forty_degrees_from_vertical(square_mm):
     for piece in ALL:

@@ -26,6 +26,7 @@ from dealers_chess.printing.solids.plate_project import (
     read_plate_project,
     write_plate_project,
 )
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 CORE = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
@@ -71,6 +72,7 @@ def _objects(files: dict[str, bytes]) -> list[tuple[str, np.ndarray, tuple[float
     return found
 
 
+@shares_every_built_piece
 def test_each_plate_comes_as_a_prusaslicer_project_with_an_m600_at_its_swap_layer(tmp_path):
     result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2",
                                       "--bed", "200x180", "--out", str(tmp_path)])
@@ -138,6 +140,7 @@ def test_one_colour_projects_change_no_filament_and_side_projects_preview_their_
         assert "the printer stops for the filament change by itself" in (folder / "plates.txt").read_text()
 
 
+@shares_every_built_piece
 def test_a_rerun_leaves_only_the_projects_of_its_own_plates(tmp_path):
     runner = CliRunner()
     assert runner.invoke(cli, ["plate", "--game", "chess", "--out", str(tmp_path)]).exit_code == 0

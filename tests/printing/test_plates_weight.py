@@ -21,6 +21,7 @@ from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import check_triangles
 from dealers_chess.printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
 from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer_for, washer_grams
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
@@ -78,6 +79,7 @@ def test_one_colour_plates_hold_pieces_of_every_height_together(tmp_path):
     assert len(_bodies(tmp_path / "plates-50mm-one-colour" / "army-chess" / "white" / "plate-01.stl")) == 16
 
 
+@shares_every_built_piece
 def test_a_plate_folder_holds_just_the_plates_its_listing_names(tmp_path):
     runner = CliRunner()
     single = ["plate", "--army", "chess", "--max-per-plate", "1", "--out", str(tmp_path)]

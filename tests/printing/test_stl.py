@@ -19,6 +19,7 @@ from dealers_chess.printing.solids import mesh_check
 from dealers_chess.printing.solids.mesh_check import check_mesh, check_triangles, triangles_of
 from dealers_chess.printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
 from dealers_chess.printing.solids.stl import StlError, write_stl
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 
@@ -225,6 +226,7 @@ def test_commands_report_bad_input_in_one_line(tmp_path):
     assert result.exit_code == 1 and "WIDTHxDEPTH" in result.output
 
 
+@shares_every_built_piece
 def test_deal_plates_hold_every_piece_each_side_needs_in_its_colour(tmp_path):
     runner = CliRunner()
     deal = tmp_path / "deal.json"

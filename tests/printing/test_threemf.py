@@ -29,6 +29,7 @@ from dealers_chess.printing.solids.threemf import (
     write_piece_3mf,
     write_piece_prusa_3mf,
 )
+from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
 KINDS = ["knight", "rook", "king", "standard-pawn"]  # a leaper, a rider, a royal, a pawn
@@ -96,6 +97,7 @@ def test_the_relief_stands_on_the_top_face_and_the_code_floor_under_the_base(wri
     assert code.bounds[0][2] == pytest.approx(0.6, abs=1e-4) and code.bounds[1][2] == pytest.approx(1.2, abs=1e-4)
 
 
+@shares_every_built_piece
 def test_every_catalogue_piece_splits_into_parts_that_add_up_to_its_solid():
     for piece in CATALOGUE:
         model = build_piece(piece)
