@@ -17,7 +17,7 @@ from dealers_chess.pieces.model3d.render import render_piece
 from dealers_chess.printing import render_cache
 from dealers_chess.printing.solids import mesh_check
 from dealers_chess.printing.solids.mesh_check import check_mesh, check_triangles, triangles_of
-from dealers_chess.printing.solids.plates import PlateError, parse_bed, plan_plates, write_plates
+from dealers_chess.printing.solids.plates import EDGE_MM, PlateError, parse_bed, plan_plates, write_plates
 from dealers_chess.printing.solids.stl import StlError, write_stl
 from tests.built_once import shares_every_built_piece
 
@@ -261,21 +261,26 @@ def test_army_plates_hold_a_games_starting_armies(tmp_path):
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.floats(20.0, 60.0), min_size=1, max_size=60),
-    st.tuples(st.floats(70.0, 300.0), st.floats(70.0, 300.0)), st.floats(1.0, 10.0),
+    st.tuples(st.floats(80.0, 300.0), st.floats(80.0, 300.0)), st.floats(1.0, 10.0),
 )
-def test_any_packing_keeps_every_piece_on_its_bed_and_apart(diameters, bed, spacing):
+def test_any_packing_keeps_every_piece_on_its_bed_clear_of_the_edges_and_apart(diameters, bed, spacing):
     items = [(f"p{i}", "X", d) for i, d in enumerate(diameters)]
     plates = plan_plates(items, bed, spacing)
     assert sorted(p.piece_id for plate in plates for p in plate.placements) == sorted(i[0] for i in items)
     for plate in plates:
         spots = plate.placements
         for p in spots:
-            r = p.diameter_mm / 2
-            assert r <= p.x_mm <= bed[0] - r + 1e-6 and r <= p.y_mm <= bed[1] - r + 1e-6
+            r = p.diameter_mm / 2 + EDGE_MM  # 10 mm clear of every edge
+            assert r - 1e-6 <= p.x_mm <= bed[0] - r + 1e-6 and r - 1e-6 <= p.y_mm <= bed[1] - r + 1e-6
         for i, a in enumerate(spots):
             for b in spots[i + 1:]:
                 apart = np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
-                assert apart >= (a.diameter_mm + b.diameter_mm) / 2 + spacing - 1e-6
+                assert apart >= (a.diameter_mm + b.diameter_mm) / 2 + spacing - 1e-3  # to a micron
+
+
+def test_a_piece_wider_than_the_bed_less_its_edges_is_one_line():
+    with pytest.raises(PlateError, match="does not fit a 70x70 mm bed with 10 mm clear"):
+        plan_plates([("p0", "X", 51.0)], (70.0, 70.0), 2.0)
 
 
 def test_the_code_font_has_every_capital_inside_its_box():
