@@ -115,6 +115,19 @@ def test_every_horse_head_is_at_least_14_mm_thick_and_30_mm_tall_above_its_top_p
         assert _extent(model, top + 18.0, 0) >= 18.0, model.piece_id  # from the mane to the nose
 
 
+def test_the_knight_stands_on_a_chest_not_a_stalk():
+    from dealers_chess.pieces.model3d.horse import outline_problems
+
+    knight = build_piece(CATALOGUE.get("knight"))
+    top = knight.top_mm
+    assert 60.0 <= _height(knight) <= 63.0  # FIDE's 60 mm, near enough
+    seat = knight.solid.slice(top + 0.9).area()  # just above the diagram's relief
+    narrowest = min(knight.solid.slice(top + dz).area() for dz in np.arange(1.0, 20.0, 0.5))
+    assert seat >= 150.0  # the chest's seat on the top plate (the old neck was 6.3 x 7.8 mm, about 40 mm2)
+    assert narrowest >= 0.6 * seat  # no stalk: the neck is no narrower than 60 % of the seat
+    assert outline_problems() == []
+
+
 def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
     king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
     assert _height(king) - king.top_mm >= 14.0  # the cross

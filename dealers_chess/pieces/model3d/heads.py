@@ -13,7 +13,7 @@ import math
 import numpy as np
 from manifold3d import CrossSection, Manifold, OpType
 
-from dealers_chess.pieces.model3d.horse import MITRE_ON_POLL, horse_head
+from dealers_chess.pieces.model3d.horse import MAX_SEAT_MM, MITRE_ON_POLL, horse_head
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, lathe, rounded
 from dealers_chess.pieces.model3d.shape import Finial, Rim
 
@@ -83,19 +83,21 @@ def _turned(radius: float, tangent: float, z: float, angle: float) -> tuple[floa
     return (x, y, z)
 
 
-def finial(kind: Finial, scale: float, horse_mitre: bool = False) -> Manifold | None:
-    """The finial at the top face's centre (z = 0 on the top face), scaled from its 50 mm drawing."""
+def finial(kind: Finial, scale: float, horse_mitre: bool = False, seat_mm: float | None = None) -> Manifold | None:
+    """The finial at the top face's centre (z = 0 on the top face), scaled from its 50 mm drawing; a horse
+    on a seat of radius seat_mm (at 50 mm squares: as wide as the diagram leaves room for)."""
     if kind is Finial.NONE:
         return None
-    return _drawn_finial(kind, horse_mitre).scale((scale, scale, scale))
+    seat = round(min(MAX_SEAT_MM, seat_mm or MAX_SEAT_MM), 1) if kind is Finial.HORSE else 0.0
+    return _drawn_finial(kind, horse_mitre, seat).scale((scale, scale, scale))
 
 
 @functools.cache
-def _drawn_finial(kind: Finial, horse_mitre: bool) -> Manifold:
-    """A finial as drawn for 50 mm squares, made once (a horse head takes 70 ms; solids are never changed
+def _drawn_finial(kind: Finial, horse_mitre: bool, seat_mm: float) -> Manifold:
+    """A finial as drawn for 50 mm squares, made once (a horse head takes 200 ms; solids are never changed
     in place)."""
     if kind is Finial.HORSE:
-        shape = horse_head()
+        shape = horse_head(1.0, seat_mm)
         if horse_mitre:
             shape = shape + mitre().scale((POLL_MITRE,) * 3).translate(MITRE_ON_POLL)
         return shape

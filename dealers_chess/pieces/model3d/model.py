@@ -30,11 +30,14 @@ from dealers_chess.pieces.model3d.body import (
 from dealers_chess.pieces.model3d.emblem import Emblem, emblem_of
 from dealers_chess.pieces.model3d.font import text_section, text_width_mm
 from dealers_chess.pieces.model3d.heads import finial, finial_radius_mm, pips, rim, rim_width_mm
+from dealers_chess.pieces.model3d.horse import FOOT_RADIUS_MM as MIN_HORSE_SEAT_MM
+from dealers_chess.pieces.model3d.horse import MAX_SEAT_MM as MAX_HORSE_SEAT_MM
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, radius_at
 from dealers_chess.pieces.model3d.relief import Layout, free_radius, relief_sections
 from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
+HORSE_SEAT_MM = (MIN_HORSE_SEAT_MM, MAX_HORSE_SEAT_MM)  # a horse's chest on its top plate, radius at 50 mm
 PAWN_PITCH_MM = 2.4  # the pitch a pawn's flat widens for (within its ball) before the foot grows
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
 RELIEF_MM = 0.8  # raised symbols, for a second colour
@@ -273,19 +276,40 @@ def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float)
     return max(0.3 * scale, min(scale, room / foot))
 
 
+def _horse_seat_mm(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float) -> float:
+    """A horse's seat radius at 50 mm squares: its chest as wide as the diagram leaves room for (at least
+    the smallest seat, which _fit made room for); 0 for other finials."""
+    if spec.finial is not Finial.HORSE:
+        return 0.0
+    room = _finial_room(emblem, layout) / scale - FINIAL_CLEARANCE_MM
+    return math.floor(10 * max(HORSE_SEAT_MM[0], min(HORSE_SEAT_MM[1], room))) / 10
+
+
+def _inside_rim(size: BodySize, spec: ShapeSpec, square_mm: float) -> Manifold:
+    """A cylinder a finial keeps inside: clear of the rim's inside by the finial's clearance (a horse's chest
+    in a crown or a turret's crenellations would close loops with it)."""
+    inner = size.flat_radius + 0.2 * size.scale - rim_width_mm(spec.rim, square_mm) - FINIAL_CLEARANCE_MM * size.scale
+    if spec.rim is Rim.PLAIN:
+        inner = size.plate_radius * 2
+    return Manifold.cylinder(200.0, inner, inner, SEGMENTS).translate((0.0, 0.0, -10.0))
+
+
 def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: ModelOptions, spec) -> PieceModel:
     """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
     profile = turned(size, spec)
     s = size.scale
     shape = [body(size, spec, profile), *rim(size.height, size.flat_radius + 0.2 * s, spec.rim, options.square_mm)]
-    top = finial(spec.finial, _finial_scale(spec, emblem, layout, s), spec.horse_mitre)
+    seat = _horse_seat_mm(spec, emblem, layout, s)
+    top = finial(spec.finial, _finial_scale(spec, emblem, layout, s), spec.horse_mitre, seat)
+    if top is not None and seat:
+        top = top ^ _inside_rim(size, spec, options.square_mm)
     if top is not None:
         shape.append(top.translate((0.0, 0.0, size.height)))
     if profile.band and Mark.PIPS in spec.marks:
         shape += pips(*profile.band, s)
     raised, pits = relief_sections(emblem, layout)
     relief_mm = ONE_COLOUR_RELIEF_MM if options.one_colour else RELIEF_MM
-    footprint = finial_radius_mm(spec.finial, s)
+    footprint = seat * s if seat else finial_radius_mm(spec.finial, s)
     if options.one_colour or footprint:  # no pits in one colour, and none under a finial
         pits = CrossSection() if options.one_colour else _pits_clear_of(pits, footprint + 1.4 * s)
     relief = _extrude(raised, size.height - EMBED_MM, relief_mm + EMBED_MM)
