@@ -58,6 +58,7 @@ GROWTH = 1.04  # the foot widens by this much a step where the diagram needs roo
 FINIAL_GROWTH = 1.15  # to make room round a finial's foot the foot widens at most this much
 ONE_COLOUR_GROWTH = 1.1  # for one colour's bigger dots the foot widens at most this much
 DEFAULT_SQUARE_MM = 50.0
+BODY_COLOURED_FINIALS = frozenset({Finial.HORSE})  # printed in the body's colour above the relief
 MIN_SQUARE_MM, MAX_SQUARE_MM = 20.0, 80.0
 
 
@@ -101,6 +102,10 @@ class PieceModel:
     shape: ShapeSpec
     profile: Turned
     relief_mm: float = RELIEF_MM
+    # where the filament changes, bottom up: to the accent at the top face (the relief starts), and back to
+    # the body's colour at the relief's top where a body-coloured finial continues above it (a horse head);
+    # none in one colour
+    colour_changes_mm: tuple[float, ...] = ()
 
     @property
     def top_mm(self) -> float:
@@ -326,7 +331,18 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     solid = Manifold.batch_boolean([shape[0], attached], OpType.Add) - cuts
     _check_solid(solid, piece_id)
     parts = _parts(shape, relief, letters, [notch, *other_cuts])
-    return PieceModel(piece_id, solid, parts, size, layout, pocket, spec, profile, relief_mm)
+    changes = colour_changes_mm(size.height, relief_mm, spec, options)
+    return PieceModel(piece_id, solid, parts, size, layout, pocket, spec, profile, relief_mm, changes)
+
+
+def colour_changes_mm(top_mm: float, relief_mm: float, spec: ShapeSpec, options: ModelOptions) -> tuple[float, ...]:
+    """The heights a two-colour print changes filament at: the top face, and the relief's top where what
+    stands above it prints in the body's colour."""
+    if options.one_colour:
+        return ()
+    if spec.finial in BODY_COLOURED_FINIALS:
+        return (round(top_mm, 6), round(top_mm + relief_mm, 6))
+    return (round(top_mm, 6),)
 
 
 def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
