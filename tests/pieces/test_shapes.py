@@ -128,12 +128,30 @@ def test_the_knight_stands_on_a_chest_not_a_stalk():
     assert outline_problems() == []
 
 
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_a_reserved_finial_is_never_shrunk(square_mm):
+    from dealers_chess.pieces.model3d.heads import FINIAL_HEIGHT_MM
+
+    scale = square_mm / 50
+    for piece in ALL:
+        spec = shape_of(piece)
+        if spec.finial not in FINIAL_HEIGHT_MM:
+            continue
+        model = build_piece(piece, ModelOptions(square_mm))
+        standing = _height(model) - model.top_mm  # a crown's points are lower than any finial
+        assert standing >= FINIAL_HEIGHT_MM[spec.finial] * scale - 0.05, (piece.id, standing)
+
+
 def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
     king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
-    assert _height(king) - king.top_mm >= 14.0  # the cross
-    cross = king.solid.slice(king.top_mm + 12.5)  # through the arms, above the crown
+    assert _height(king) - king.top_mm >= 19.8  # a cross pattee about 20 mm tall
+    assert 2 * king.size.base_radius >= 0.4 * _height(king)  # the King's foot at least 40 % of its height
+    assert king.shape.corners == ()  # a smooth stem, no leaper's corners
+    cross = king.solid.slice(king.top_mm + 15.0)  # through the arms, above the crown
     low_x, low_y, high_x, high_y = cross.bounds()
-    assert high_x - low_x >= 10.0 and high_y - low_y >= 4.0
+    assert high_x - low_x >= 12.0 and high_y - low_y >= 4.4
+    waist = king.solid.slice(king.top_mm + 11.0).bounds()
+    assert waist[2] - waist[0] < 0.85 * (high_x - low_x)  # the arms flare from a narrower middle
     assert _height(queen) - queen.top_mm >= 10.0 and queen.shape.rim is Rim.CORONET
     ball = queen.solid.slice(queen.top_mm + 8.0)
     assert ball.bounds()[2] - ball.bounds()[0] >= 8.0  # a ball at least 8 mm across

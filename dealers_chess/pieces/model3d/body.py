@@ -40,7 +40,7 @@ def top_squares(group: Group, spec: ShapeSpec) -> float:
     """The top face's height in squares: K 95, Q 85, B 72, N 61, R 56, P 49 mm over all at 50 mm squares;
     fairy pieces by power band: riders with their rider's head, leapers lower and by their reach."""
     if group is Group.ROYAL:
-        return {Finial.CROSS: 1.592, Finial.HORSE: 1.18}.get(spec.finial, 1.74)  # the crown alone: a taller body
+        return {Finial.CROSS: 1.496, Finial.HORSE: 1.18}.get(spec.finial, 1.74)  # the crown alone: a taller body
     if group is Group.SPEAR:
         return 0.98
     if group is Group.PAWN:

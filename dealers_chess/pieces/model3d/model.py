@@ -59,6 +59,7 @@ FINIAL_GROWTH = 1.15  # to make room round a finial's foot the foot widens at mo
 ONE_COLOUR_GROWTH = 1.1  # for one colour's bigger dots the foot widens at most this much
 DEFAULT_SQUARE_MM = 50.0
 BODY_COLOURED_FINIALS = frozenset({Finial.HORSE})  # printed in the body's colour above the relief
+RESERVED_FINIALS = frozenset({Finial.CROSS, Finial.BALL, Finial.MITRE})  # the side's family marks: never shrunk
 MIN_SQUARE_MM, MAX_SQUARE_MM = 20.0, 80.0
 
 
@@ -149,6 +150,9 @@ def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: Mod
     _check_square(options.square_mm, piece_id)
     emblem = emblem_of(movement)
     size, layout = _fit(piece_id, group, emblem, options, spec)
+    if spec.finial in RESERVED_FINIALS and not _finial_fits(spec, emblem, layout, size.scale):
+        # a reserved finial is never shrunk while a coarser grid makes room: its bars show one step, not two
+        size, layout = _fit(piece_id, group, emblem, options, spec, bar_steps=1.0)
     if spec.finial is Finial.HORSE and not _finial_fits(spec, emblem, layout, size.scale):
         spec = without_horse(spec, movement, group is Group.ROYAL)  # the diagram leaves no room for its neck
         size, layout = _fit(piece_id, group, emblem, options, spec)
@@ -178,13 +182,13 @@ def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = 
 
 
 def _fit(
-    piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+    piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec, bar_steps: float = 2.0,
 ) -> tuple[BodySize, Layout]:
     """The body and grid: the group's foot, widened step by step while the diagram's pitch is too fine
     (or a finial finds no room), a pawn's flat first, up to MAX_BASE_SHARE of the square. In one colour
     the dots are 2 mm across where the foot need not widen more than ONE_COLOUR_GROWTH for them, else as
     large as the grid allows."""
-    reach, square_mm = grid_reach(emblem, spec), options.square_mm
+    reach, square_mm = grid_reach(emblem, spec, bar_steps), options.square_mm
     finial_limit = FINIAL_GROWTH * BASES[group] * square_mm / 2  # a finial widens the foot only this far
     ball = spec.head is Head.BALL
     usual, widest = BASES[group] * square_mm / 2, MAX_BASE_SHARE * square_mm / 2
@@ -251,12 +255,25 @@ def _symbols_apart(emblem: Emblem, layout: Layout) -> bool:
     return len(joined.decompose()) >= len(raised.decompose())
 
 
-def grid_reach(emblem: Emblem, spec: ShapeSpec) -> float:
+def grid_reach(emblem: Emblem, spec: ShapeSpec, bar_steps: float = 2.0) -> float:
     """The diagram's reach in cells: a finial standing on the centre needs the single steps' cells farther
-    out, so a piece with one may use a coarser grid than the usual two cells' reach."""
+    out, so a piece with one may use a coarser grid than the usual two cells' reach (and, where its finial
+    would not fit otherwise, bars that show fewer steps before the rim)."""
     if spec.finial is Finial.NONE:
         return emblem.reach
-    return max(1.5, emblem.extent)
+    if bar_steps == 2.0:
+        return max(1.5, emblem.extent)
+    return max(1.5, _extent_with_bar_steps(emblem, bar_steps))
+
+
+def _extent_with_bar_steps(emblem: Emblem, bar_steps: float) -> float:
+    """The emblem's extent in cells with its rim-bound bars showing bar_steps steps."""
+    points = [m.cell for m in emblem.markers] + [p for line in emblem.lines for p in line]
+    for bar in emblem.bars:
+        end = bar.end if bar.end is not None else (bar.start[0] + bar_steps * bar.direction[0],
+                                                   bar.start[1] + bar_steps * bar.direction[1])
+        points.append(end)
+    return max([0.0] + [math.hypot(x, y) for x, y in points])
 
 
 def _finial_room(emblem: Emblem, layout: Layout) -> float:
