@@ -340,7 +340,7 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     other_cuts = [_extrude(pits, size.height - PIT_DEPTH_MM, PIT_DEPTH_MM + EMBED_MM)] if not pits.is_empty() else []
     if pocket:
         other_cuts.append(_pocket(pocket))
-    notch, code_cut = _notch(size), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    notch, code_cut = _notch(size, spec.head), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
     # the small operands joined among themselves first, so the many-triangled turned body meets a boolean
     # twice, not once for each of them (manifold3d's batch added each to the body: twice the time)
     attached = Manifold.batch_boolean([*shape[1:], relief], OpType.Add)
@@ -408,8 +408,12 @@ def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
     return Manifold.extrude(section, height_mm).translate((0.0, 0.0, z_mm))
 
 
-def _notch(size: BodySize) -> Manifold:
-    """A V notch in the top plate's rim at the front (+y), the same place on every piece."""
+def _notch(size: BodySize, head: Head) -> Manifold:
+    """A V notch in the top plate's rim at the front (+y), the same place on every piece but pawns: on a
+    pawn's ball, seen from the other side of the board, it reads as a mouth under the diagram's two capture
+    squares (a pawn says forward by its diagram and the ribs on its stem). None: an empty solid."""
+    if head is Head.BALL:
+        return Manifold()
     r = size.plate_radius
     floor = size.height - 1.6 * size.scale
     depth = r - size.flat_radius + NOTCH_DEPTH_MM
