@@ -92,17 +92,21 @@ def horse_head(scale: float = 1.0, seat_mm: float | None = None) -> Manifold:
 @functools.cache
 def _drawn_head(seat_mm: float) -> Manifold:
     """The head as drawn, made once a seat (solids are never changed in place)."""
-    head = Manifold.batch_boolean([_lofted_mass(), _chest(seat_mm)], OpType.Intersect)
-    head = Manifold.batch_boolean([head, *_ears()], OpType.Add)
-    cuts = [*_eye_sockets(), *_nostrils(), *_mouth_line()]
-    head = Manifold.batch_boolean([head, *cuts], OpType.Subtract)
-    return head.rotate((0, 0, FACING_DEG))
+    return Manifold.batch_boolean([_carved(), _chest(seat_mm)], OpType.Intersect).rotate((0, 0, FACING_DEG))
+
+
+@functools.cache
+def _carved() -> Manifold:
+    """The lofted mass with its ears, its details carved, before its chest is fitted to a seat (made once)."""
+    head = Manifold.batch_boolean([_lofted_mass(), *_ears()], OpType.Add)
+    cuts = [*_eye_sockets(), *_nostrils(), *_mouth_line(), *_mane_locks()]
+    return Manifold.batch_boolean([head, *cuts], OpType.Subtract)
 
 
 def _chest(seat_mm: float) -> Manifold:
     """Where the chest may reach: straight up from its seat past the diagram's relief (its symbols keep
     their clearance to the seat all the way up), then flaring 38 degrees from vertical."""
-    top = max(z for _, z in outline()) + SINK_MM
+    top = HEIGHT_MM + 1.0  # over the ears' tips
     flare_z = _figure("flare_from_z")
     profile = [(0.0, -SINK_MM), (seat_mm, -SINK_MM), (seat_mm, flare_z),
                (seat_mm + (top - flare_z) * CHEST_FLARE, top), (0.0, top)]
@@ -229,11 +233,27 @@ def _nostrils() -> list[Manifold]:
 
 
 def _mouth_line() -> list[Manifold]:
-    """The mouth: a groove from the lips back along each side, wrapping round the front; its floor flat,
-    its ceiling rising 40 degrees from vertical out of the surface."""
+    """The mouth: a groove from the lips back along each side; its floor flat, its ceiling rising 40 degrees
+    from vertical out of the surface."""
     mouth = drawing()["details"]["mouth"]
-    depth = float(mouth["depth_mm"])
-    path = [(float(y), float(z)) for y, z in mouth["path"]]
+    return _grooves([(float(y), float(z)) for y, z in mouth["path"]], float(mouth["depth_mm"]))
+
+
+def _mane_locks() -> list[Manifold]:
+    """The mane's locks: short grooves from the crest forward and down across each side of the neck."""
+    mane = drawing()["details"]["mane"]
+    forward, down = (float(v) for v in mane["stroke"])
+    out = []
+    for height in mane["heights"]:
+        z = float(height)
+        back = _span(z)[0]
+        path = [(back - 0.4, z), (back + 0.5 * forward, z + 0.5 * down), (back + forward, z + down)]
+        out += _grooves(path, float(mane["depth_mm"]))
+    return out
+
+
+def _grooves(path: list[tuple[float, float]], depth: float) -> list[Manifold]:
+    """A groove along a (y, z) path on each side of the head, as hulls of its sections."""
     out = []
     for side in (-1, 1):
         prisms = [_groove_section(side, y, z, depth) for y, z in path]
