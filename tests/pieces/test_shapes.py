@@ -142,6 +142,22 @@ def test_a_reserved_finial_is_never_shrunk(square_mm):
         assert standing >= FINIAL_HEIGHT_MM[spec.finial] * scale - 0.05, (piece.id, standing)
 
 
+def test_one_collar_counts_the_leap_distances_in_notches_instead_of_a_stack_of_rings():
+    from dealers_chess.pieces.model3d.body import collar_notches
+
+    zebra = build_piece(CATALOGUE.get("zebra"))
+    assert len(zebra.shape.rings) == 3 and collar_notches(zebra.shape) == 3
+    low, high, radius = zebra.profile.collar
+    widest = max(np.linspace(low, high, 40), key=lambda z: zebra.solid.slice(float(z)).bounds()[2])
+    section = zebra.solid.slice(float(widest) - 0.3)  # just under the collar's edge
+    notch = CrossSection.circle(0.25, 12).translate((0.0, -(radius - 0.7)))  # the middle notch, facing the owner
+    solid_beside = CrossSection.circle(0.25, 12).translate((radius - 0.7, 0.0))
+    assert (section ^ notch).area() < 1e-3 and (section ^ solid_beside).area() > 0.18
+    for piece in ALL:  # a pawn's rings tell its class; every other piece has one collar at most
+        spec = shape_of(piece)
+        assert spec.head is Head.BALL or collar_notches(spec) == (len(spec.rings) if len(spec.rings) > 1 else 0)
+
+
 def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
     king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
     assert _height(king) - king.top_mm >= 19.8  # a cross pattee about 20 mm tall

@@ -25,6 +25,7 @@ from dealers_chess.pieces.model3d.body import (
     Turned,
     body,
     body_size,
+    collar_notches,
     turned,
 )
 from dealers_chess.pieces.model3d.emblem import Emblem, emblem_of
@@ -341,6 +342,7 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     if pocket:
         other_cuts.append(_pocket(pocket))
     notch, code_cut = _notch(size, spec.head), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    other_cuts += _collar_notches(profile, collar_notches(spec), s)
     # the small operands joined among themselves first, so the many-triangled turned body meets a boolean
     # twice, not once for each of them (manifold3d's batch added each to the body: twice the time)
     attached = Manifold.batch_boolean([*shape[1:], relief], OpType.Add)
@@ -360,6 +362,21 @@ def colour_changes_mm(top_mm: float, relief_mm: float, spec: ShapeSpec, options:
     if spec.finial in BODY_COLOURED_FINIALS:
         return (round(top_mm, 6), round(top_mm + relief_mm, 6))
     return (round(top_mm, 6),)
+
+
+COLLAR_NOTCH_MM = (1.2, 1.0)  # a collar notch's width and depth at 50 mm squares
+COLLAR_NOTCH_DEG = 22.0  # notches this far apart round the collar, centred on the owner's side (-y)
+
+
+def _collar_notches(profile: Turned, count: int, scale: float) -> list[Manifold]:
+    """Vertical slots through the collar's edge, one a leap distance, facing the piece's owner."""
+    if not count or profile.collar is None:
+        return []
+    low, high, radius = profile.collar
+    width, depth = (v * scale for v in COLLAR_NOTCH_MM)
+    slot = Manifold.cube((depth + 2.0, width, high - low + 2.0)).translate((radius - depth, -width / 2, low - 1.0))
+    first = -90.0 - COLLAR_NOTCH_DEG * (count - 1) / 2
+    return [slot.rotate((0, 0, first + k * COLLAR_NOTCH_DEG)) for k in range(count)]
 
 
 def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
