@@ -186,10 +186,10 @@ def _fit(
     piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec, bar_steps: float = 2.0,
 ) -> tuple[BodySize, Layout]:
     """The body and grid (_layout_for); raise ModelError naming the square size at which they fit."""
-    found = _layout_for(group, emblem, options, spec)
+    found = _layout_for(group, emblem, options, spec, bar_steps)
     if found is not None:
         return found
-    needed = _square_needed(group, emblem, options, spec)
+    needed = _square_needed(group, emblem, options, spec, bar_steps)
     raise ModelError(
         f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
         f"{MIN_PITCH_MM:g} mm, which does not fit the top face at --square-mm {options.square_mm:g}; "
@@ -198,7 +198,7 @@ def _fit(
 
 
 def _layout_for(
-    group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+    group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec, bar_steps: float = 2.0,
 ) -> tuple[BodySize, Layout] | None:
     """The body and grid: the group's foot, widened step by step while the diagram's pitch is too fine
     (or a finial finds no room), a pawn's flat first, up to MAX_BASE_SHARE of the square. In one colour
@@ -246,12 +246,13 @@ def _widenings(group: Group, square_mm: float, widest: float, flats_only: bool =
     yield widest, BALL_FLAT[1]
 
 
-def _square_needed(group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec) -> int:
+def _square_needed(group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+                   bar_steps: float = 2.0) -> int:
     """The smallest whole square size in mm above this one at which the body and grid fit (MAX_SQUARE_MM + 1 if
     none): from the size where the grid's pitch first fits on the widest foot, tried with the whole fit."""
     start = max(int(options.square_mm) + 1, _pitch_fits_from(grid_reach(emblem, spec), group, spec, 1.2))
     for square_mm in range(start, int(MAX_SQUARE_MM) + 1):
-        if _layout_for(group, emblem, replace(options, square_mm=float(square_mm)), spec) is not None:
+        if _layout_for(group, emblem, replace(options, square_mm=float(square_mm)), spec, bar_steps) is not None:
             return square_mm
     return int(MAX_SQUARE_MM) + 1
 
