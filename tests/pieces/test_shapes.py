@@ -123,12 +123,59 @@ def test_every_horse_head_is_at_least_14_mm_thick_and_30_mm_tall_above_its_top_p
         assert _extent(model, top + 18.0, 0) >= 18.0, model.piece_id  # from the mane to the nose
 
 
+def test_the_knight_stands_on_a_chest_not_a_stalk():
+    from dealers_chess.pieces.model3d.horse import outline_problems
+
+    knight = build_piece(CATALOGUE.get("knight"))
+    top = knight.top_mm
+    assert 60.0 <= _height(knight) <= 63.0  # FIDE's 60 mm, near enough
+    seat = knight.solid.slice(top + 0.9).area()  # just above the diagram's relief
+    narrowest = min(knight.solid.slice(top + dz).area() for dz in np.arange(1.0, 20.0, 0.5))
+    assert seat >= 150.0  # the chest's seat on the top plate (the old neck was 6.3 x 7.8 mm, about 40 mm2)
+    assert narrowest >= 0.6 * seat  # no stalk: the neck is no narrower than 60 % of the seat
+    assert outline_problems() == []
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 50.0])
+def test_a_reserved_finial_is_never_shrunk(square_mm):
+    from dealers_chess.pieces.model3d.heads import FINIAL_HEIGHT_MM
+
+    scale = square_mm / 50
+    for piece in ALL:
+        spec = shape_of(piece)
+        if spec.finial not in FINIAL_HEIGHT_MM:
+            continue
+        model = build_piece(piece, ModelOptions(square_mm))
+        standing = _height(model) - model.top_mm  # a crown's points are lower than any finial
+        assert standing >= FINIAL_HEIGHT_MM[spec.finial] * scale - 0.05, (piece.id, standing)
+
+
+def test_one_collar_counts_the_leap_distances_in_notches_instead_of_a_stack_of_rings():
+    from dealers_chess.pieces.model3d.body import collar_notches
+
+    zebra = build_piece(CATALOGUE.get("zebra"))
+    assert len(zebra.shape.rings) == 3 and collar_notches(zebra.shape) == 3
+    low, high, radius = zebra.profile.collar
+    widest = max(np.linspace(low, high, 40), key=lambda z: zebra.solid.slice(float(z)).bounds()[2])
+    section = zebra.solid.slice(float(widest) - 0.3)  # just under the collar's edge
+    notch = CrossSection.circle(0.25, 12).translate((0.0, -(radius - 0.7)))  # the middle notch, facing the owner
+    solid_beside = CrossSection.circle(0.25, 12).translate((radius - 0.7, 0.0))
+    assert (section ^ notch).area() < 1e-3 and (section ^ solid_beside).area() > 0.18
+    for piece in ALL:  # a pawn's rings tell its class; every other piece has one collar at most
+        spec = shape_of(piece)
+        assert spec.head is Head.BALL or collar_notches(spec) == (len(spec.rings) if len(spec.rings) > 1 else 0)
+
+
 def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
     king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
-    assert _height(king) - king.top_mm >= 14.0  # the cross
-    cross = king.solid.slice(king.top_mm + 12.5)  # through the arms, above the crown
+    assert _height(king) - king.top_mm >= 19.8  # a cross pattee about 20 mm tall
+    assert 2 * king.size.base_radius >= 0.4 * _height(king)  # the King's foot at least 40 % of its height
+    assert king.shape.corners == ()  # a smooth stem, no leaper's corners
+    cross = king.solid.slice(king.top_mm + 15.0)  # through the arms, above the crown
     low_x, low_y, high_x, high_y = cross.bounds()
-    assert high_x - low_x >= 10.0 and high_y - low_y >= 4.0
+    assert high_x - low_x >= 12.0 and high_y - low_y >= 4.4
+    waist = king.solid.slice(king.top_mm + 11.0).bounds()
+    assert waist[2] - waist[0] < 0.85 * (high_x - low_x)  # the arms flare from a narrower middle
     assert _height(queen) - queen.top_mm >= 10.0 and queen.shape.rim is Rim.CORONET
     ball = queen.solid.slice(queen.top_mm + 8.0)
     assert ball.bounds()[2] - ball.bounds()[0] >= 8.0  # a ball at least 8 mm across

@@ -16,7 +16,7 @@ from dealers_chess.cli import cli
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
 from dealers_chess.printing.kit import how_to_print
-from dealers_chess.printing.solids.colour_swap import colour_swap, piece_colour_swap
+from dealers_chess.printing.solids.colour_swap import colour_swap, piece_colour_changes, piece_colour_swap
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import check_triangles
 from dealers_chess.printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
@@ -99,6 +99,17 @@ def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
     # under the horse head: the plate on its collar
     assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 27.6
+
+
+def test_a_horse_head_prints_in_the_body_colour_after_a_second_change_at_the_reliefs_top():
+    knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
+    assert knight.colour_changes_mm == (27.6, 28.4)  # to the accent for the diagram, back for the horse
+    first, second = piece_colour_changes(knight)
+    assert (first.layer, first.z_mm) == (139, 27.8) and (second.layer, second.z_mm) == (143, 28.6)
+    assert first == piece_colour_swap(knight)
+    rook = build_piece(CATALOGUE.get("rook"), ModelOptions(50.0))
+    assert rook.colour_changes_mm == (rook.top_mm,)  # its crenellations print with the diagram
+    assert build_piece(CATALOGUE.get("knight"), ModelOptions(50.0, one_colour=True)).colour_changes_mm == ()
 
 
 def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives_their_range():

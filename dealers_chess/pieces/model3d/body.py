@@ -79,9 +79,22 @@ class Turned:
     band: tuple[float, float, float] | None  # the pips' band: bottom, top and radius
     neck_radius: float  # the stem's radius under the head (a finial or horse may start inside it)
     upper_band: float | None = None  # where the grooved band starts (the stem's offsets end below it)
+    collar: tuple[float, float, float] | None = None  # a notched collar's bottom, top and radius
 
 
-STEM_BOTTOM, STEM_TOP, NECK = 0.50, 0.30, 0.36  # radii as shares of the foot's
+STEM_BOTTOM = 0.50  # the stem's radius over the foot's cove, as a share of the foot's
+# the stem's narrowest radius and the neck's over the collar band, as shares of the foot's: a sturdy Staunton
+# stem (40 % of the foot across), a pawn's slimmer
+STEM_TOP_NECK = {Head.BALL: (0.32, 0.36)}
+STEM_TOP, NECK = 0.40, 0.42
+
+
+def _stem_top(spec: ShapeSpec) -> float:
+    return STEM_TOP_NECK.get(spec.head, (STEM_TOP, NECK))[0]
+
+
+def _neck(spec: ShapeSpec) -> float:
+    return STEM_TOP_NECK.get(spec.head, (STEM_TOP, NECK))[1]
 
 
 def turned(size: BodySize, spec: ShapeSpec) -> Turned:
@@ -89,12 +102,14 @@ def turned(size: BodySize, spec: ShapeSpec) -> Turned:
     rb, s = size.base_radius, size.scale
     foot, z = _foot(rb, s, spec.plinth)
     stem_top = size.height - _head_height(size, spec) - _rings_height(size, spec)
-    stem, band, upper = _stem(z, stem_top, STEM_BOTTOM * rb, STEM_TOP * rb, s, spec)
+    stem, band, upper = _stem(z, stem_top, STEM_BOTTOM * rb, _stem_top(spec) * rb, s, spec)
     corners = [*foot, *stem]
+    collar_low = corners[-1].z
     for ring in _collar_band(rb, s, spec):
         corners = _joined(corners, ring(corners[-1].r, corners[-1].z), 0.6 * s)
+    collar = (collar_low, corners[-1].z, RING_SHARES[0] * rb) if collar_notches(spec) else None
     corners = _joined(corners, _head(size, spec)(corners[-1].r, corners[-1].z), 0.3 * s)
-    return Turned(rounded(corners), (z, stem_top), band, STEM_TOP * rb, upper)
+    return Turned(rounded(corners), (z, stem_top), band, _stem_top(spec) * rb, upper, collar)
 
 
 def _joined(corners: list[Corner], more: list[Corner], round_mm: float) -> list[Corner]:
@@ -109,7 +124,7 @@ def _foot_height(rb: float, s: float, plinth: bool) -> float:
 
 def _rings_height(size: BodySize, spec: ShapeSpec) -> float:
     """The collar band's height, measured on its corners."""
-    corners = [Corner(STEM_TOP * size.base_radius, 0.0)]
+    corners = [Corner(_stem_top(spec) * size.base_radius, 0.0)]
     for ring in _collar_band(size.base_radius, size.scale, spec):
         corners += ring(corners[-1].r, corners[-1].z)
     return corners[-1].z
@@ -187,14 +202,27 @@ def _band(low: float, r: float, radius, s: float, grooved: bool) -> list[Corner]
 RING_SHARES = (0.66, 0.60, 0.54)  # the collar band's rings' radii as shares of the foot's, bottom up
 
 
+def collar_notches(spec: ShapeSpec) -> int:
+    """How many notches a piece's one collar carries: a leaper's leap distances (pawns keep their rings, which
+    tell their classes apart; one distance is the plain collar every turned piece has)."""
+    return len(spec.rings) if spec.head is not Head.BALL and len(spec.rings) > 1 else 0
+
+
+def _principal_ring(spec: ShapeSpec) -> Ring:
+    """The one collar's profile: the farthest leap's ring (a skipped distance's thin ring says nothing of
+    direction)."""
+    return next((ring for ring in reversed(spec.rings) if ring is not Ring.THIN), spec.rings[-1])
+
+
 def _collar_band(rb: float, s: float, spec: ShapeSpec) -> list:
     """The collar band, bottom up: each ring as a function of the radius and height it starts from."""
     if spec.head is Head.LOW and spec.rings == (Ring.ROUND,):
         return []  # a horse's top plate is its collar
     shares = (0.56, 0.50) if spec.head is Head.BALL else RING_SHARES
     out = []
-    neck = NECK * rb
-    for index, ring in enumerate(spec.rings):
+    neck = _neck(spec) * rb
+    rings = spec.rings if spec.head is Head.BALL or len(spec.rings) < 2 else (_principal_ring(spec),)
+    for index, ring in enumerate(rings):
         outer = shares[min(index, len(shares) - 1)] * rb
         if ring is Ring.THIN:
             outer = neck + 0.45 * (outer - neck)
@@ -284,7 +312,7 @@ def _cup_height(size: BodySize, r: float) -> float:
 def _head_height(size: BodySize, spec: ShapeSpec) -> float:
     """The head's height above the collar band (its neck the shortest)."""
     rb, s, plate = size.base_radius, size.scale, size.plate_radius
-    neck = NECK * rb if _collar_band(rb, s, spec) else STEM_TOP * rb
+    neck = _neck(spec) * rb if _collar_band(rb, s, spec) else _stem_top(spec) * rb
     if spec.head is Head.BALL:
         radius, above = _ball_geometry(size)
         tangent_r = radius * math.cos(math.radians(40))
@@ -381,4 +409,4 @@ def _window(z: float, start: float, end: float, rise: float) -> float:
 
 
 __all__ = ["BASES", "BodySize", "LAYER_MM", "MAX_BASE_SHARE", "PLATE_SHARE", "Turned", "body", "body_size",
-           "on_layer", "turned"]
+           "collar_notches", "on_layer", "turned"]

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from manifold3d import CrossSection, Manifold, OpType
 
-from dealers_chess.pieces.model3d.horse import MITRE_ON_POLL, horse_head
+from dealers_chess.pieces.model3d.horse import MAX_SEAT_MM, MITRE_ON_POLL, horse_head
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, lathe, rounded
 from dealers_chess.pieces.model3d.shape import Finial, Rim
 
@@ -21,12 +21,33 @@ from dealers_chess.pieces.model3d.shape import Finial, Rim
 RIMS = {
     Rim.CROWN: (1.9, 5.0, 6, True), Rim.TOWER: (2.6, 4.6, 6, False), Rim.CORONET: (1.6, 4.2, 10, True),
 }
-CROSS_OUTLINE = [(-2.1, -0.5), (2.1, -0.5), (2.1, 8.0), (5.2, 11.7), (5.2, 13.4), (2.1, 13.4), (2.1, 16.6),
-                 (-2.1, 16.6), (-2.1, 13.4), (-5.2, 13.4), (-5.2, 11.7), (-2.1, 8.0)]  # x, z: a cross pattee
-CROSS_HALF_THICKNESS = 2.2
+CROSS_HEIGHT_MM = 20.0
+CROSS_HALF_THICKNESS = 2.3
+
+
+def _cross_outline() -> list[tuple[float, float]]:
+    """The King's cross pattee (x, z): each arm narrow at the middle and flaring to its end in a concave
+    sweep; the side arms' undersides rise 39 degrees from vertical (printable), their tops dip to the middle."""
+    def sweep(a, b, bulge: float, steps: int = 6) -> list[tuple[float, float]]:
+        """From a to b, bowed in by `bulge` mm at the middle (a concave flare)."""
+        (x0, z0), (x1, z1) = a, b
+        nx, nz = z1 - z0, -(x1 - x0)
+        length = math.hypot(nx, nz)
+        return [(x0 + (x1 - x0) * t + bulge * math.sin(math.pi * t) * nx / length,
+                 z0 + (z1 - z0) * t + bulge * math.sin(math.pi * t) * nz / length)
+                for t in np.linspace(0.0, 1.0, steps + 1)[1:]]
+    slope = math.tan(math.radians(39))
+    waist, arm_low, arm_end = 1.6, 7.6, 6.0
+    arm_end_low = arm_low + (arm_end - waist) / slope
+    right = [(2.9, -0.5), *sweep((2.9, -0.5), (waist, arm_low), -0.5)]  # the foot of the upright, flaring down
+    right.append((arm_end, arm_end_low))  # the arm's underside, straight
+    right += [(arm_end + 0.3, 16.4), *sweep((arm_end + 0.3, 16.4), (waist, 15.2), -0.6)]  # its end and dipping top
+    right += sweep((waist, 15.2), (3.0, CROSS_HEIGHT_MM), -0.6)  # the top arm flaring up
+    left = [(-x, z) for x, z in reversed(right)]
+    return right + left
 MITRE_CUT_MM, MITRE_CUT_DEG, MITRE_CUT_Z = 1.8, 55.0, 10.0
 POLL_MITRE = 0.6  # the mitre on a horse's poll, as a share of the bishop's
-FINIAL_HEIGHT_MM = {Finial.CROSS: 16.6, Finial.BALL: 12.6, Finial.MITRE: 15.0}
+FINIAL_HEIGHT_MM = {Finial.CROSS: CROSS_HEIGHT_MM, Finial.BALL: 12.6, Finial.MITRE: 15.0}
 FINIAL_RADIUS_MM = {Finial.CROSS: 3.05, Finial.BALL: 3.4, Finial.MITRE: 3.8}  # where they stand
 PIP_RADIUS_MM = 1.1
 PIPS_A_RING = 8
@@ -83,19 +104,21 @@ def _turned(radius: float, tangent: float, z: float, angle: float) -> tuple[floa
     return (x, y, z)
 
 
-def finial(kind: Finial, scale: float, horse_mitre: bool = False) -> Manifold | None:
-    """The finial at the top face's centre (z = 0 on the top face), scaled from its 50 mm drawing."""
+def finial(kind: Finial, scale: float, horse_mitre: bool = False, seat_mm: float | None = None) -> Manifold | None:
+    """The finial at the top face's centre (z = 0 on the top face), scaled from its 50 mm drawing; a horse
+    on a seat of radius seat_mm (at 50 mm squares: as wide as the diagram leaves room for)."""
     if kind is Finial.NONE:
         return None
-    return _drawn_finial(kind, horse_mitre).scale((scale, scale, scale))
+    seat = round(min(MAX_SEAT_MM, seat_mm or MAX_SEAT_MM), 1) if kind is Finial.HORSE else 0.0
+    return _drawn_finial(kind, horse_mitre, seat).scale((scale, scale, scale))
 
 
 @functools.cache
-def _drawn_finial(kind: Finial, horse_mitre: bool) -> Manifold:
-    """A finial as drawn for 50 mm squares, made once (a horse head takes 70 ms; solids are never changed
+def _drawn_finial(kind: Finial, horse_mitre: bool, seat_mm: float) -> Manifold:
+    """A finial as drawn for 50 mm squares, made once (a horse head takes 200 ms; solids are never changed
     in place)."""
     if kind is Finial.HORSE:
-        shape = horse_head()
+        shape = horse_head(1.0, seat_mm)
         if horse_mitre:
             shape = shape + mitre().scale((POLL_MITRE,) * 3).translate(MITRE_ON_POLL)
         return shape
@@ -107,10 +130,10 @@ def _turn(corners: list[Corner]) -> Manifold:
 
 
 def _cross() -> Manifold:
-    """The King's cross: a cross pattee 10.4 mm across and 4.4 mm thick on a turned boss."""
+    """The King's cross: a cross pattee 20 mm tall, 12.6 mm across and 4.6 mm thick on a turned boss."""
     boss = _turn([Corner(0, -0.5), Corner(3.05, -0.5), Corner(3.05, 0.6, 0.5), Corner(2.6, 2.0, 0.5),
                   Corner(2.6, 3.2), Corner(0, 3.2)])
-    plate = Manifold.extrude(CrossSection([CROSS_OUTLINE]), 2 * CROSS_HALF_THICKNESS)
+    plate = Manifold.extrude(CrossSection([_cross_outline()]), 2 * CROSS_HALF_THICKNESS)
     plate = plate.translate((0, 0, -CROSS_HALF_THICKNESS)).rotate((90, 0, 0))
     return Manifold.batch_boolean([boss, plate], OpType.Add)
 

@@ -25,16 +25,20 @@ from dealers_chess.pieces.model3d.body import (
     Turned,
     body,
     body_size,
+    collar_notches,
     turned,
 )
 from dealers_chess.pieces.model3d.emblem import Emblem, emblem_of
 from dealers_chess.pieces.model3d.font import text_section, text_width_mm
 from dealers_chess.pieces.model3d.heads import finial, finial_radius_mm, pips, rim, rim_width_mm
+from dealers_chess.pieces.model3d.horse import FOOT_RADIUS_MM as MIN_HORSE_SEAT_MM
+from dealers_chess.pieces.model3d.horse import MAX_SEAT_MM as MAX_HORSE_SEAT_MM
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, radius_at
 from dealers_chess.pieces.model3d.relief import Layout, free_radius, relief_sections
 from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
+HORSE_SEAT_MM = (MIN_HORSE_SEAT_MM, MAX_HORSE_SEAT_MM)  # a horse's chest on its top plate, radius at 50 mm
 PAWN_PITCH_MM = 2.4  # the pitch a pawn's flat widens for (within its ball) before the foot grows
 NUDGES = (1.0, 1.003, 1.006, 0.997)  # relative pitch changes tried when symbols pinch
 RELIEF_MM = 0.8  # raised symbols, for a second colour
@@ -55,6 +59,8 @@ GROWTH = 1.04  # the foot widens by this much a step where the diagram needs roo
 FINIAL_GROWTH = 1.15  # to make room round a finial's foot the foot widens at most this much
 ONE_COLOUR_GROWTH = 1.1  # for one colour's bigger dots the foot widens at most this much
 DEFAULT_SQUARE_MM = 50.0
+BODY_COLOURED_FINIALS = frozenset({Finial.HORSE})  # printed in the body's colour above the relief
+RESERVED_FINIALS = frozenset({Finial.CROSS, Finial.BALL, Finial.MITRE})  # the side's family marks: never shrunk
 MIN_SQUARE_MM, MAX_SQUARE_MM = 20.0, 80.0
 
 
@@ -98,6 +104,10 @@ class PieceModel:
     shape: ShapeSpec
     profile: Turned
     relief_mm: float = RELIEF_MM
+    # where the filament changes, bottom up: to the accent at the top face (the relief starts), and back to
+    # the body's colour at the relief's top where a body-coloured finial continues above it (a horse head);
+    # none in one colour
+    colour_changes_mm: tuple[float, ...] = ()
 
     @property
     def top_mm(self) -> float:
@@ -141,6 +151,9 @@ def _build_cached(piece_id, group, code, movement, spec: ShapeSpec, options: Mod
     _check_square(options.square_mm, piece_id)
     emblem = emblem_of(movement)
     size, layout = _fit(piece_id, group, emblem, options, spec)
+    if spec.finial in RESERVED_FINIALS and not _finial_fits(spec, emblem, layout, size.scale):
+        # a reserved finial is never shrunk while a coarser grid makes room: its bars show one step, not two
+        size, layout = _fit(piece_id, group, emblem, options, spec, bar_steps=1.0)
     if spec.finial is Finial.HORSE and not _finial_fits(spec, emblem, layout, size.scale):
         spec = without_horse(spec, movement, group is Group.ROYAL)  # the diagram leaves no room for its neck
         size, layout = _fit(piece_id, group, emblem, options, spec)
@@ -170,13 +183,13 @@ def usable_radius(size: BodySize, rim_kind: Rim = Rim.PLAIN, square_mm: float = 
 
 
 def _fit(
-    piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+    piece_id: str, group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec, bar_steps: float = 2.0,
 ) -> tuple[BodySize, Layout]:
     """The body and grid (_layout_for); raise ModelError naming the square size at which they fit."""
-    found = _layout_for(group, emblem, options, spec)
+    found = _layout_for(group, emblem, options, spec, bar_steps)
     if found is not None:
         return found
-    needed = _square_needed(group, emblem, options, spec)
+    needed = _square_needed(group, emblem, options, spec, bar_steps)
     raise ModelError(
         f"piece {piece_id!r}: its diagram reaches {emblem.reach:.1f} squares and needs a grid pitch of "
         f"{MIN_PITCH_MM:g} mm, which does not fit the top face at --square-mm {options.square_mm:g}; "
@@ -185,13 +198,13 @@ def _fit(
 
 
 def _layout_for(
-    group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+    group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec, bar_steps: float = 2.0,
 ) -> tuple[BodySize, Layout] | None:
     """The body and grid: the group's foot, widened step by step while the diagram's pitch is too fine
     (or a finial finds no room), a pawn's flat first, up to MAX_BASE_SHARE of the square. In one colour
     the dots are 2 mm across where the foot need not widen more than ONE_COLOUR_GROWTH for them, else as
     large as the grid allows."""
-    reach, square_mm = grid_reach(emblem, spec), options.square_mm
+    reach, square_mm = grid_reach(emblem, spec, bar_steps), options.square_mm
     finial_limit = FINIAL_GROWTH * BASES[group] * square_mm / 2  # a finial widens the foot only this far
     ball = spec.head is Head.BALL
     usual, widest = BASES[group] * square_mm / 2, MAX_BASE_SHARE * square_mm / 2
@@ -233,12 +246,13 @@ def _widenings(group: Group, square_mm: float, widest: float, flats_only: bool =
     yield widest, BALL_FLAT[1]
 
 
-def _square_needed(group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec) -> int:
+def _square_needed(group: Group, emblem: Emblem, options: ModelOptions, spec: ShapeSpec,
+                   bar_steps: float = 2.0) -> int:
     """The smallest whole square size in mm above this one at which the body and grid fit (MAX_SQUARE_MM + 1 if
     none): from the size where the grid's pitch first fits on the widest foot, tried with the whole fit."""
     start = max(int(options.square_mm) + 1, _pitch_fits_from(grid_reach(emblem, spec), group, spec, 1.2))
     for square_mm in range(start, int(MAX_SQUARE_MM) + 1):
-        if _layout_for(group, emblem, replace(options, square_mm=float(square_mm)), spec) is not None:
+        if _layout_for(group, emblem, replace(options, square_mm=float(square_mm)), spec, bar_steps) is not None:
             return square_mm
     return int(MAX_SQUARE_MM) + 1
 
@@ -264,12 +278,25 @@ def _symbols_apart(emblem: Emblem, layout: Layout) -> bool:
     return len(joined.decompose()) >= len(raised.decompose())
 
 
-def grid_reach(emblem: Emblem, spec: ShapeSpec) -> float:
+def grid_reach(emblem: Emblem, spec: ShapeSpec, bar_steps: float = 2.0) -> float:
     """The diagram's reach in cells: a finial standing on the centre needs the single steps' cells farther
-    out, so a piece with one may use a coarser grid than the usual two cells' reach."""
+    out, so a piece with one may use a coarser grid than the usual two cells' reach (and, where its finial
+    would not fit otherwise, bars that show fewer steps before the rim)."""
     if spec.finial is Finial.NONE:
         return emblem.reach
-    return max(1.5, emblem.extent)
+    if bar_steps == 2.0:
+        return max(1.5, emblem.extent)
+    return max(1.5, _extent_with_bar_steps(emblem, bar_steps))
+
+
+def _extent_with_bar_steps(emblem: Emblem, bar_steps: float) -> float:
+    """The emblem's extent in cells with its rim-bound bars showing bar_steps steps."""
+    points = [m.cell for m in emblem.markers] + [p for line in emblem.lines for p in line]
+    for bar in emblem.bars:
+        end = bar.end if bar.end is not None else (bar.start[0] + bar_steps * bar.direction[0],
+                                                   bar.start[1] + bar_steps * bar.direction[1])
+        points.append(end)
+    return max([0.0] + [math.hypot(x, y) for x, y in points])
 
 
 def _finial_room(emblem: Emblem, layout: Layout) -> float:
@@ -294,19 +321,40 @@ def _finial_scale(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float)
     return max(0.3 * scale, min(scale, room / foot))
 
 
+def _horse_seat_mm(spec: ShapeSpec, emblem: Emblem, layout: Layout, scale: float) -> float:
+    """A horse's seat radius at 50 mm squares: its chest as wide as the diagram leaves room for (at least
+    the smallest seat, which _fit made room for); 0 for other finials."""
+    if spec.finial is not Finial.HORSE:
+        return 0.0
+    room = _finial_room(emblem, layout) / scale - FINIAL_CLEARANCE_MM
+    return math.floor(10 * max(HORSE_SEAT_MM[0], min(HORSE_SEAT_MM[1], room))) / 10
+
+
+def _inside_rim(size: BodySize, spec: ShapeSpec, square_mm: float) -> Manifold:
+    """A cylinder a finial keeps inside: clear of the rim's inside by the finial's clearance (a horse's chest
+    in a crown or a turret's crenellations would close loops with it)."""
+    inner = size.flat_radius + 0.2 * size.scale - rim_width_mm(spec.rim, square_mm) - FINIAL_CLEARANCE_MM * size.scale
+    if spec.rim is Rim.PLAIN:
+        inner = size.plate_radius * 2
+    return Manifold.cylinder(200.0, inner, inner, SEGMENTS).translate((0.0, 0.0, -10.0))
+
+
 def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: ModelOptions, spec) -> PieceModel:
     """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
     profile = turned(size, spec)
     s = size.scale
     shape = [body(size, spec, profile), *rim(size.height, size.flat_radius + 0.2 * s, spec.rim, options.square_mm)]
-    top = finial(spec.finial, _finial_scale(spec, emblem, layout, s), spec.horse_mitre)
+    seat = _horse_seat_mm(spec, emblem, layout, s)
+    top = finial(spec.finial, _finial_scale(spec, emblem, layout, s), spec.horse_mitre, seat)
+    if top is not None and seat:
+        top = top ^ _inside_rim(size, spec, options.square_mm)
     if top is not None:
         shape.append(top.translate((0.0, 0.0, size.height)))
     if profile.band and Mark.PIPS in spec.marks:
         shape += pips(*profile.band, s)
     raised, pits = relief_sections(emblem, layout)
     relief_mm = ONE_COLOUR_RELIEF_MM if options.one_colour else RELIEF_MM
-    footprint = finial_radius_mm(spec.finial, s)
+    footprint = seat * s if seat else finial_radius_mm(spec.finial, s)
     if options.one_colour or footprint:  # no pits in one colour, and none under a finial
         pits = CrossSection() if options.one_colour else _pits_clear_of(pits, footprint + 1.4 * s)
     relief = _extrude(raised, size.height - EMBED_MM, relief_mm + EMBED_MM)
@@ -315,7 +363,8 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     other_cuts = [_extrude(pits, size.height - PIT_DEPTH_MM, PIT_DEPTH_MM + EMBED_MM)] if not pits.is_empty() else []
     if pocket:
         other_cuts.append(_pocket(pocket))
-    notch, code_cut = _notch(size), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    notch, code_cut = _notch(size, spec.head), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
+    other_cuts += _collar_notches(profile, collar_notches(spec), s)
     # the small operands joined among themselves first, so the many-triangled turned body meets a boolean
     # twice, not once for each of them (manifold3d's batch added each to the body: twice the time)
     attached = Manifold.batch_boolean([*shape[1:], relief], OpType.Add)
@@ -323,7 +372,33 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     solid = Manifold.batch_boolean([shape[0], attached], OpType.Add) - cuts
     _check_solid(solid, piece_id)
     parts = _parts(shape, relief, letters, [notch, *other_cuts])
-    return PieceModel(piece_id, solid, parts, size, layout, pocket, spec, profile, relief_mm)
+    changes = colour_changes_mm(size.height, relief_mm, spec, options)
+    return PieceModel(piece_id, solid, parts, size, layout, pocket, spec, profile, relief_mm, changes)
+
+
+def colour_changes_mm(top_mm: float, relief_mm: float, spec: ShapeSpec, options: ModelOptions) -> tuple[float, ...]:
+    """The heights a two-colour print changes filament at: the top face, and the relief's top where what
+    stands above it prints in the body's colour."""
+    if options.one_colour:
+        return ()
+    if spec.finial in BODY_COLOURED_FINIALS:
+        return (round(top_mm, 6), round(top_mm + relief_mm, 6))
+    return (round(top_mm, 6),)
+
+
+COLLAR_NOTCH_MM = (1.2, 1.0)  # a collar notch's width and depth at 50 mm squares
+COLLAR_NOTCH_DEG = 22.0  # notches this far apart round the collar, centred on the owner's side (-y)
+
+
+def _collar_notches(profile: Turned, count: int, scale: float) -> list[Manifold]:
+    """Vertical slots through the collar's edge, one a leap distance, facing the piece's owner."""
+    if not count or profile.collar is None:
+        return []
+    low, high, radius = profile.collar
+    width, depth = (v * scale for v in COLLAR_NOTCH_MM)
+    slot = Manifold.cube((depth + 2.0, width, high - low + 2.0)).translate((radius - depth, -width / 2, low - 1.0))
+    first = -90.0 - COLLAR_NOTCH_DEG * (count - 1) / 2
+    return [slot.rotate((0, 0, first + k * COLLAR_NOTCH_DEG)) for k in range(count)]
 
 
 def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
@@ -372,8 +447,12 @@ def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
     return Manifold.extrude(section, height_mm).translate((0.0, 0.0, z_mm))
 
 
-def _notch(size: BodySize) -> Manifold:
-    """A V notch in the top plate's rim at the front (+y), the same place on every piece."""
+def _notch(size: BodySize, head: Head) -> Manifold:
+    """A V notch in the top plate's rim at the front (+y), the same place on every piece but pawns: on a
+    pawn's ball, seen from the other side of the board, it reads as a mouth under the diagram's two capture
+    squares (a pawn says forward by its diagram and the ribs on its stem). None: an empty solid."""
+    if head is Head.BALL:
+        return Manifold()
     r = size.plate_radius
     floor = size.height - 1.6 * size.scale
     depth = r - size.flat_radius + NOTCH_DEPTH_MM

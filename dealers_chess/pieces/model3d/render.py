@@ -93,12 +93,13 @@ class Camera:
 @dataclass(frozen=True, slots=True)
 class PieceMesh:
     """A piece as the renderer draws it: vertices (mm, forward +y, standing on z = 0), their normals (sharp
-    edges split), triangles, and the height above which it takes the accent colour (its raised diagram)."""
+    edges split), triangles, and the height above which it takes the accent colour (its raised diagram; one
+    height, or one a vertex where the print changes back to the body's colour above the relief)."""
 
     vertices: np.ndarray
     normals: np.ndarray
     faces: np.ndarray
-    accent_above_mm: float
+    accent_above_mm: float | np.ndarray
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,8 @@ def render_piece(
 def render_model(model: PieceModel, width_px: int = 300, colour: str = "white", view: View = View()) -> np.ndarray:
     """render_piece's picture of a piece built before (a PieceModel), without building it again."""
     vertices, normals, faces = smooth_mesh(model.solid)
-    return render_mesh(vertices, normals, faces, width_px, _palette(colour), view, accent_above_mm=_accent_above(model))
+    return render_mesh(vertices, normals, faces, width_px, _palette(colour), view,
+                       accent_above_mm=_accent_thresholds(model, vertices))
 
 
 def render_lineup(
@@ -144,7 +146,7 @@ def render_lineup(
         vertices.append(v)
         normals.append(n)
         faces.append(f + count)
-        accent.append(np.full(len(v), _accent_above(model)))
+        accent.append(_accent_thresholds(model, v))
         count += len(v)
     if not vertices:
         from dealers_chess.pieces.errors import DealerError
@@ -159,7 +161,8 @@ def render_lineup(
 def piece_mesh(piece: PieceDef, square_mm: float = 50.0) -> PieceMesh:
     """The piece's built solid as the renderer draws it."""
     model = _model(piece, square_mm)
-    return PieceMesh(*smooth_mesh(model.solid), _accent_above(model))
+    vertices, normals, faces = smooth_mesh(model.solid)
+    return PieceMesh(vertices, normals, faces, _accent_thresholds(model, vertices))
 
 
 def render_board(
@@ -195,7 +198,7 @@ def render_board(
             v, n = v * half_turn, n * half_turn
         centre = np.array([placed.file - (files - 1) / 2, placed.rank - (ranks - 1) / 2, 0.0]) * square_mm
         kind = material_of[placed.colour]
-        parts.append((v + centre, n, f + count, np.full(len(f), kind), np.full(len(v), above)))
+        parts.append((v + centre, n, f + count, np.full(len(f), kind), np.broadcast_to(above, (len(v),))))
         count += len(v)
     vertices, normals, faces, material, accent = (np.concatenate(column) for column in zip(*parts, strict=True))
     camera = board_camera(files, ranks, square_mm, view, supersample)
@@ -302,6 +305,16 @@ ACCENT_ABOVE_TOP_MM = 0.05
 def _accent_above(model) -> float:
     """Height above which a piece is drawn in the second filament's colour: its raised diagram."""
     return model.top_mm + ACCENT_ABOVE_TOP_MM
+
+
+def _accent_thresholds(model, vertices: np.ndarray) -> np.ndarray:
+    """Per vertex, the height above which it is drawn in the second filament's colour: the top face, and
+    never where the print changes back to the body's colour (a horse head over its relief)."""
+    changes = model.colour_changes_mm
+    thresholds = np.full(len(vertices), _accent_above(model))
+    if len(changes) > 1:
+        thresholds[vertices[:, 2] > changes[1] + ACCENT_ABOVE_TOP_MM] = NOT_RAISED_MM
+    return thresholds
 
 
 def smooth_mesh(solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

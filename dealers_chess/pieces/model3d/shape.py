@@ -165,7 +165,7 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
         horse_mitre=horse and ShapeFeature.MITRE in features,
         rings=_pawn_rings(movement) if pawn else _rings(movement, horse, bool(riders)),
         marks=_marks(piece.rules), grooves=grooves, ribs=_ribs(movement),
-        corners=() if pawn or riders else _corners(movement, skip_knight=horse),
+        corners=() if pawn or riders or finial is Finial.CROSS else _corners(movement, skip_knight=horse),
         plinth=pawn and pawn_class(movement) is PawnClass.BACK,
         reach=0.0 if riders else _reach(movement), rider=bool(riders),
     )

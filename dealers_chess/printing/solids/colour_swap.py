@@ -41,3 +41,9 @@ def colour_swap(top_mm: float, layer_mm: float | None = None) -> ColourSwap:
 def piece_colour_swap(model: PieceModel) -> ColourSwap:
     """The colour swap of a built piece."""
     return colour_swap(top_face_mm(model))
+
+
+def piece_colour_changes(model: PieceModel) -> tuple[ColourSwap, ...]:
+    """Every filament change of a built piece, bottom up: to the accent at its top face and, for a piece
+    whose body continues above its relief in the body's colour (a horse head), back at the relief's top."""
+    return tuple(colour_swap(z_mm) for z_mm in model.colour_changes_mm)
