@@ -6,7 +6,7 @@ a few empty lines as its input (Enter at every question: the automatic choice); 
 `dealer serve` runs until it prints its address and is then stopped, as a user stops it.
 
 Each line is a test of its own, so that no one test holds a test process for the whole of a long section;
-the lines of its section that save a file it reads (`--save deal.json`, or `--out FILE.EXT`, then `--deal deal.json`) run
+the lines of its section that save a file it reads (`--save deal.json` or `--out F.EXT`, then `--deal deal.json`) run
 first in its folder. `dealer kit` and `dealer pieces` run once per test run (tests/built_once.py), and the
 tests of what they write (tests/cli/test_cards_cli.py, tests/pieces/test_model.py) read the same folder.
 """
