@@ -25,7 +25,7 @@ def test_a_good_file_reads(tmp_path):
 
 def test_a_body_that_needs_more_room_stands_on_the_next_level_up():
     assert top_face_mm(Band.HORSE, 21.0, 50.0) == 27.6  # the Knight
-    assert top_face_mm(Band.HORSE, 36.8, 50.0) == 41.2  # the Gnu's collar band: the tall horses' level
+    assert top_face_mm(Band.HORSE, 36.8, 50.0) == 51.6  # a horse whose foot needs more room: the next level up
     assert top_face_mm(Band.ROYAL, 120.0, 50.0) == 120.0  # taller than every level: its own height
 
 

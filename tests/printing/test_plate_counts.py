@@ -66,13 +66,13 @@ def test_a_chess_army_prints_on_three_plates_a_colour(tmp_path):
         assert changes == [78.2, 51.8, 27.8]  # King and Queen; Bishops, Rooks and Pawns; Knights (was 6 plates)
 
 
-def test_a_dealt_army_prints_on_five_plates_a_side(tmp_path):
+def test_a_dealt_army_prints_on_at_most_five_plates_a_side(tmp_path):
     deal = tmp_path / "d.json"
     assert CliRunner().invoke(cli, ["deal", "--seed", "42", "--save", str(deal)]).exit_code == 0
     result = CliRunner().invoke(cli, ["plate", "--deal", str(deal), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for side in ("white", "black"):  # 33 pieces a side, with the other side's doppelgangers (was 18 plates)
-        assert len(_check_side(tmp_path / "plates-50mm" / "d" / side, most=5)) == 5
+        assert len(_check_side(tmp_path / "plates-50mm" / "d" / side, most=5)) == 4  # crown, leaper, middle, horse
 
 
 def test_the_starter_kit_prints_on_at_most_twelve_plates_a_colour_on_a_220_mm_bed():
