@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dealers_chess.engine.board import board_of
-from dealers_chess.engine.measure.values import is_colour_bound, piece_value
+from dealers_chess.engine.measure.values import is_colour_bound, model_piece_value, piece_value
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.movement import parse_movement
 
@@ -13,7 +13,7 @@ CATALOGUE = load_catalogue()
 
 
 def value(piece_id, size=8):
-    return piece_value(CATALOGUE.get(piece_id), board_of(size, size))
+    return model_piece_value(CATALOGUE.get(piece_id), board_of(size, size))  # the model (the table: test_table_use)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from dealers_chess.cards.back import card_back
 from dealers_chess.cards.face import card_face
 from dealers_chess.cards.primitives import walk_texts
+from dealers_chess.engine.measure.values import piece_value, value_margin
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.printing.cards.deck import CardKind, build_deck, face_info, select_pieces
 from dealers_chess.printing.cards.jobs import DeckRequest, Format, PictureMode, print_backs, print_cards, write_drawing
@@ -242,7 +243,10 @@ def test_every_catalogue_face_fits_its_safe_area() -> None:
 def test_face_shows_place_in_set_and_value() -> None:
     info = face_info(CATALOGUE, CATALOGUE.get("knight"))
     assert (info.set_name, info.number, info.total) == ("Starter", 22, 40)
-    assert info.value == pytest.approx(3.0, abs=0.05)
+    knight = CATALOGUE.get("knight")  # the value shown: measured (with its margin) where the table is precise
+    assert (info.value, info.margin) == (piece_value(knight), value_margin(knight))
+    guardian = face_info(CATALOGUE, CATALOGUE.get("guardian"))
+    assert guardian.margin is None or guardian.margin <= 0.75
 
 
 @pytest.mark.parametrize("duplex", [Duplex.LONG, Duplex.SHORT])
