@@ -25,7 +25,7 @@ from dealers_chess.engine.selfplay.results import (
     tasks_to_play,
 )
 from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef
-from dealers_chess.printing.value_results import ResultsWriter, start_from
+from dealers_chess.printing.value_results import ResultsWriter, start_from, write_compressed
 from dealers_chess.printing.value_table import write_table
 
 DEFAULT_NODES = 300
@@ -103,10 +103,14 @@ def measure_command(sets, games_of, groups, piece_ids, board, games, nodes, seed
 @values_command.command("table")
 @click.argument("results_file", type=click.Path(dir_okay=False, exists=True))
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the table as TOML here.")
+@click.option("--compressed", "compressed_file", type=click.Path(dir_okay=False),
+              help="Also write the results file gzipped here (results-BOARD.jsonl.gz, as the package ships it).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @catalogue_option
-def table_command(results_file, out_file, as_json, catalogue: Catalogue) -> None:
+def table_command(results_file, out_file, compressed_file, as_json, catalogue: Catalogue) -> None:
     """Re-analyse a results file: every measured value with its interval (what the package ships)."""
+    if compressed_file:
+        write_compressed(results_file, compressed_file)
     analyse(Path(results_file), catalogue, Path(out_file) if out_file else None, as_json)
 
 

@@ -106,11 +106,6 @@ class Matchup:
     def needs(self) -> tuple[str, ...]:
         return tuple(piece for piece, _ in self.terms if piece != self.target)
 
-    def describe(self, catalogue: Catalogue) -> str:
-        """'Archbishop vs Queen, B 2 Pawns down' and the like, for a person."""
-        parts = [f"{n:+d} {catalogue.get(p).name if p in catalogue else p}" for p, n in self.terms]
-        return "A - B = " + ", ".join(parts)
-
     def fen(self, catalogue: Catalogue, a_is_white: bool) -> str:
         """The start with A as White (White to move) or as Black (White, that is B, to move first)."""
         white, black = (self.a, self.b) if a_is_white else (self.b, self.a)

@@ -71,6 +71,10 @@ def test_a_measurement_on_every_core_plays_each_game_once_as_its_task_says(tmp_p
     assert done.returncode == 0, done.stderr
     assert "Wazir" in done.stdout and "Measuring" in done.stderr
     check_games_are_the_seed_s(whole)
+    shipped = dealer("values", "table", str(whole), "--compressed", str(tmp_path / "r.jsonl.gz"), "--out",
+                     str(tmp_path / "t.toml"))
+    assert shipped.returncode == 0, shipped.stderr
+    assert read_results(tmp_path / "r.jsonl.gz").games == read_results(whole).games
 
 
 def test_a_measurement_killed_part_way_resumes_without_losing_or_repeating_a_game(tmp_path):
