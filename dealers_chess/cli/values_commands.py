@@ -31,6 +31,7 @@ from dealers_chess.printing.value_table import write_table
 DEFAULT_NODES = 300
 DEFAULT_GAMES = 64
 DEFAULT_SEED = 1
+BOARDS = ("8x8", "10x10", "12x12")
 
 
 def _selection(command):
@@ -40,7 +41,7 @@ def _selection(command):
         click.option("--group", "groups", multiple=True, type=click.Choice([g.value for g in Group]),
                      help="Pieces of this group; repeatable."),
         click.option("--piece", "piece_ids", multiple=True, help="Add this piece id; repeatable."),
-        click.option("--board", default="8x8", show_default=True, type=click.Choice(["8x8", "10x10", "12x12"]),
+        click.option("--board", default="8x8", show_default=True, type=click.Choice(BOARDS),
                      help="The board the values are for."),
     )):
         command = option(command)
@@ -101,14 +102,22 @@ def measure_command(sets, games_of, groups, piece_ids, board, games, nodes, seed
 
 
 @values_command.command("table")
-@click.argument("results_file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("results_file", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("--board", type=click.Choice(BOARDS), default="8x8", show_default=True,
+              help="Without RESULTS_FILE: re-analyse the package's own results for this board.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the table as TOML here.")
 @click.option("--compressed", "compressed_file", type=click.Path(dir_okay=False),
               help="Also write the results file gzipped here (results-BOARD.jsonl.gz, as the package ships it).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @catalogue_option
-def table_command(results_file, out_file, compressed_file, as_json, catalogue: Catalogue) -> None:
-    """Re-analyse a results file: every measured value with its interval (what the package ships)."""
+def table_command(results_file, board, out_file, compressed_file, as_json, catalogue: Catalogue) -> None:
+    """Re-analyse a results file (by default the package's own): every measured value with its interval."""
+    if results_file is None:
+        shipped = shipped_results(board)
+        if shipped is None:
+            raise MeasureError(f"the package holds no measured results for {board}; give a results file "
+                               f"(`dealer values measure --board {board}` writes one)")
+        results_file = str(shipped)
     if compressed_file:
         write_compressed(results_file, compressed_file)
     analyse(Path(results_file), catalogue, Path(out_file) if out_file else None, as_json)

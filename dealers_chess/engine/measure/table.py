@@ -52,10 +52,10 @@ def measured_row(piece: PieceDef, board: Board, precise_only: bool = True) -> di
     return row
 
 
-def shipped_results(board_label: str, nodes: int, seed: int) -> Path | None:
-    """The package's results file, when it was played on this board with these nodes and seed."""
+def shipped_results(board_label: str, nodes: int | None = None, seed: int | None = None) -> Path | None:
+    """The package's results file for a board, when it was played with these nodes and seed (None: any)."""
     table = shipped_table(board_label)["settings"]
-    if (table.get("nodes"), table.get("seed")) != (nodes, seed) or "results" not in table:
+    if "results" not in table or (nodes, seed) not in {(None, None), (table.get("nodes"), table.get("seed"))}:
         return None
     path = _folder() / table["results"]
     return path if path.exists() else None

@@ -249,19 +249,24 @@ def pawn_matchup(base: Base, catalogue: Catalogue, piece: PieceDef, estimate) ->
 
 
 def matchups_for(pieces: list[PieceDef], base: Base, catalogue: Catalogue, estimate) -> list[Matchup]:
-    """The scale, the ladder, and one matchup for each piece (and for the Guard when a royal needs it),
-    each after the matchups it needs."""
-    chosen = [*scale_matchups(base, catalogue), *ladder(base, catalogue)]
-    done = {m.target for m in chosen}
+    """The scale, one matchup for each piece (and for the Guard when a royal needs it) and the rungs of the
+    orthodox ladder those stand on, each after the matchups it needs: a Ferz alone needs only the scale."""
+    rungs = {m.target: m for m in ladder(base, catalogue)}
     wanted = list(pieces)
     if any(p.group is Group.ROYAL for p in pieces) and GUARD in catalogue:
         wanted.insert(0, catalogue.get(GUARD))
+    own: dict[str, Matchup] = {}
     for piece in wanted:
-        if piece.id in done or piece.id == KING:
-            continue
-        done.add(piece.id)
-        chosen.append(_matchup_of(base, catalogue, piece, estimate))
-    return chosen
+        if piece.id not in rungs and piece.id not in (KING, PAWN) and piece.id not in own:
+            own[piece.id] = _matchup_of(base, catalogue, piece, estimate)
+    needed = {p.id for p in wanted if p.id in rungs}
+    stack = [need for m in [*own.values(), *(rungs[r] for r in needed)] for need in m.needs]
+    while stack:
+        need = stack.pop()
+        if need in rungs and need not in needed:
+            needed.add(need)
+            stack += rungs[need].needs
+    return [*scale_matchups(base, catalogue), *(m for m in rungs.values() if m.target in needed), *own.values()]
 
 
 def _matchup_of(base: Base, catalogue: Catalogue, piece: PieceDef, estimate) -> Matchup:

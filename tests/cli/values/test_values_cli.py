@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -21,7 +22,7 @@ from dealers_chess.engine.selfplay.play import GameTask, play_game
 from dealers_chess.engine.selfplay.results import read_results, tasks_to_play
 
 TINY = ["--piece", "wazir", "--games", "1", "--nodes", "16", "--seed", "5", "--fresh"]  # games of a few plies
-TINY_GAMES = 6 * 4 + 2  # the two Pawn-odds scales and the four ladder matchups at 4 games, the Wazir's pair
+TINY_GAMES = 3 * 4 + 2  # the two Pawn-odds scales and the Knight's rung (the Wazir's yardstick) at 4 games, the Wazir's pair
 DEALER = [sys.executable, "-m", "dealers_chess"]
 
 
@@ -77,10 +78,64 @@ def test_a_measurement_on_every_core_plays_each_game_once_as_its_task_says(tmp_p
     assert read_results(tmp_path / "r.jsonl.gz").games == read_results(whole).games
 
 
-def test_a_measurement_killed_part_way_resumes_without_losing_or_repeating_a_game(tmp_path):
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A real Ray cluster on 127.0.0.1, started as the README says (`ray start --head`, with a token), once for
+    the tests that join it with --address: (address, the environment that holds the token)."""
+    ray = Path(sys.executable).with_name("ray")
+    if not ray.exists():
+        pytest.skip("the ray command is not beside this Python")
+    port = _free_port()
+    token = {"RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    short = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay under 108 bytes
+    head = subprocess.Popen([str(ray), "start", "--head", "--block", "--port", str(port), "--num-cpus", "2",
+                             "--disable-usage-stats", "--include-dashboard", "false", "--temp-dir", short],
+                            env={**os.environ, **token}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        _wait_for_port(port, 90)
+        yield f"127.0.0.1:{port}", token
+    finally:  # SIGKILL: `ray start --block` takes half a minute over SIGTERM; its processes share its session
+        _kill_session(head.pid)
+        head.wait(60)
+        shutil.rmtree(short, ignore_errors=True)
+
+
+def _kill_session(session: int) -> None:
+    """SIGKILL every process of the session the cluster was started in (Ray's daemons and workers among them)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # the session id, after state, ppid and pgrp
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
+@pytest.mark.xdist_group("ray-cluster")
+def test_a_measurement_on_a_ray_cluster_started_by_ray_start(tmp_path, ray_cluster):
+    address, token = ray_cluster
+    out = tmp_path / "cluster.jsonl"
+    done = dealer("values", "measure", *TINY, "--address", address, "--out", str(out), env=token)
+    assert done.returncode == 0, done.stderr
+    check_games_are_the_seed_s(out, sample=2)
+
+
+@pytest.mark.xdist_group("ray-cluster")
+def test_a_measurement_killed_part_way_resumes_without_losing_or_repeating_a_game(tmp_path, ray_cluster):
+    """Killed with SIGKILL while its games are played on the cluster, then run again with the same file."""
+    address, token = ray_cluster
     killed = tmp_path / "killed.jsonl"
-    process = subprocess.Popen([*DEALER, "values", "measure", *TINY, "--workers", "1", "--out", str(killed)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    command = [*DEALER, "values", "measure", *TINY, "--workers", "1", "--address", address, "--out", str(killed)]
+    process = subprocess.Popen(command, env={**os.environ, **token}, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
     ends = time.monotonic() + 120
     while (not killed.exists() or len(game_lines(killed)) < 4) and time.monotonic() < ends:
         time.sleep(0.05)
@@ -88,41 +143,12 @@ def test_a_measurement_killed_part_way_resumes_without_losing_or_repeating_a_gam
     process.wait()
     before = game_lines(killed)
     assert 4 <= len(before) < TINY_GAMES, "the run was to be stopped part-way"
-    resumed = dealer("values", "measure", *TINY, "--workers", "1", "--out", str(killed))
+    resumed = dealer(*command[3:], env=token)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{len(before)} games already" in resumed.stderr
     after = game_lines(killed)
     assert after[:len(before)] == before  # nothing lost or rewritten
     check_games_are_the_seed_s(killed, sample=2)  # and the same games a run never stopped plays
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def test_a_measurement_on_a_ray_cluster_started_by_ray_start(tmp_path):
-    ray = Path(sys.executable).with_name("ray")
-    if not ray.exists():
-        pytest.skip("the ray command is not beside this Python")
-    port = _free_port()
-    env = {**os.environ, "RAY_AUTH_TOKEN": secrets.token_hex(32)}
-    short = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay under 108 bytes
-    head = subprocess.Popen([str(ray), "start", "--head", "--block", "--port", str(port), "--num-cpus", "2",
-                             "--disable-usage-stats", "--include-dashboard", "false", "--temp-dir", short],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        _wait_for_port(port, 90)
-        out = tmp_path / "cluster.jsonl"
-        done = dealer("values", "measure", *TINY, "--address", f"127.0.0.1:{port}", "--out", str(out),
-                      env={"RAY_AUTH_TOKEN": env["RAY_AUTH_TOKEN"]})
-        assert done.returncode == 0, done.stderr
-        check_games_are_the_seed_s(out, sample=2)
-    finally:
-        os.killpg(head.pid, signal.SIGTERM)
-        head.wait(60)
-        shutil.rmtree(short, ignore_errors=True)
 
 
 def _wait_for_port(port: int, seconds: float) -> None:

@@ -189,3 +189,20 @@ def test_the_playout_verdict_says_which_army_is_stronger():
     assert "neither army" in level.line() and level.pawns == pytest.approx(0)
     assert math.isclose(level.score, 0.5)
     assert np.isfinite(verdict({0: 0.0, 1: 0.0}, None).low)
+
+
+def test_a_piece_alone_brings_the_scale_and_just_the_rungs_of_the_ladder_it_stands_on():
+    rungs = {m.target: m for m in starter_plan()[2:6]}
+    alone_counts = set()
+    for piece in CATALOGUE.select(sets=["starter"], groups=["piece"]):
+        plan = matchups_for([piece], BASE, CATALOGUE, model)
+        assert [m.id for m in plan[:2]] == ["scale", "scale:3"] and plan[-1].target == piece.id
+        stands_on, todo = set(), list(plan[-1].needs)
+        while todo:
+            need = todo.pop()
+            if need in rungs and need not in stands_on:
+                stands_on.add(need)
+                todo += rungs[need].needs
+        assert [m.target for m in plan[2:-1]] == [r for r in rungs if r in stands_on], piece.id
+        alone_counts.add(len(plan))
+    assert {3, 4, 5, 6} <= alone_counts  # against Pawns alone, a Knight, a Rook and a Queen
