@@ -22,7 +22,7 @@ from dealers_chess.engine.selfplay.play import GameTask, play_game
 from dealers_chess.engine.selfplay.results import read_results, tasks_to_play
 
 TINY = ["--piece", "wazir", "--games", "1", "--nodes", "16", "--seed", "5", "--fresh"]  # games of a few plies
-TINY_GAMES = 3 * 4 + 2  # the two Pawn-odds scales and the Knight's rung (the Wazir's yardstick) at 4 games, the Wazir's pair
+TINY_GAMES = 3 * 4 + 2  # the two Pawn-odds scales and the Knight's rung (the Wazir's yardstick) at 4, the Wazir's pair
 DEALER = [sys.executable, "-m", "dealers_chess"]
 
 
