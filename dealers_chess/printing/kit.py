@@ -267,9 +267,10 @@ Print-on-demand (cards/print-on-demand/)
   Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
   filament change, to the accent filament, colours every diagram on it and the head standing on it
   (crown, battlements, mitre) and nothing else. A horse head prints in the body's colour: a plate of
-  horse-headed pieces changes back to the body filament where the diagrams end, a second change.
-  Top faces stand on a few shared levels, so pieces of many kinds share a plate; change filament
-  before the layers plates.txt names for the plate:
+  horse-headed pieces changes back to the body filament where the diagrams end, a second change
+  (Rex's crown, round its horse head, then prints in the body's colour too). Top faces stand on a
+  few shared levels, so pieces of many kinds share a plate; change filament before the layers
+  plates.txt names for the plate:
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
 

@@ -302,7 +302,8 @@ def _colour_lines(plates: Sequence[Plate]) -> list[str]:
         return ["Pieces of every height share these plates (--one-colour): print each plate in one filament.",
                 "Each plate also comes as a PrusaSlicer project, plate-NN.3mf beside plate-NN.stl."]
     back = (" Where a plate names a second change, back to the body filament before the layer above the diagram, "
-            "what rises from the diagram (a horse head) prints in the body's colour." if _changes_back(plates) else "")
+            "whatever rises above the diagram (a horse head, and a crown round it) prints in the body's colour."
+            if _changes_back(plates) else "")
     lines = textwrap.wrap(
         "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
         f"change to the accent filament ({ACCENTS}) before the layer named (layers of {layer_mm:g} mm, the first "
