@@ -98,9 +98,10 @@ def plate_command(
     """Lay pieces out on printer beds: one STL per plate, the same plate as a PrusaSlicer project (3MF),
     plates.txt listing each plate and HOW-TO-PRINT.txt (jobs, time, filament, M600 on your printer).
 
-    Pieces with their top faces at one height share plates, so one filament change colours every diagram; the
-    project has that change (M600) built in. Top faces stand on a few shared levels: a chess army takes three
-    plates a colour. With --one-colour pieces of every height share plates.
+    Pieces with their top faces at one height share plates, so one filament change colours every diagram, and
+    a plate of horse heads changes back to the body filament above its diagrams; the project has the changes
+    (M600) built in. Top faces stand on a few shared levels: a chess army takes three plates a colour. With
+    --one-colour pieces of every height share plates.
     """
     options = ModelOptions(square_mm, weight_pocket, one_colour)
     folder = plates_folder(prepare_out_dir(out_dir), options)

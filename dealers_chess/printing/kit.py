@@ -43,6 +43,7 @@ from dealers_chess.printing.pictures import renderer_available, store_picture
 if TYPE_CHECKING:  # the 3D modules load only when the 3D steps run
     from dealers_chess.pieces.model3d.model import PieceModel
     from dealers_chess.printing.solids.built import BuiltPiece
+    from dealers_chess.printing.solids.colour_swap import ColourSwap
 
 STARTER = DeckRequest(sets=("starter",))
 POD = DeckRequest(sets=("starter",), profile="pod", legend=True, blanks=1)
@@ -264,16 +265,19 @@ Print-on-demand (cards/print-on-demand/)
     dealer plate --army chess --one-colour
 
   Two colours on one nozzle: the pieces on a plate have their top faces in one layer, so one
-  filament change colours every diagram on it and the head standing on it (crown, battlements,
-  mitre, horse head) and nothing else. Top faces stand on a few shared levels, so pieces of many
-  kinds share a plate; change filament before the layer plates.txt names for the plate:
+  filament change, to the accent filament, colours every diagram on it and the head standing on it
+  (crown, battlements, mitre) and nothing else. A horse head prints in the body's colour: a plate of
+  horse-headed pieces changes back to the body filament where the diagrams end, a second change
+  (Rex's crown, round its horse head, then prints in the body's colour too). Top faces stand on a
+  few shared levels, so pieces of many kinds share a plate; change filament before the layers
+  plates.txt names for the plate:
 {swaps}
   Layers are counted at {layer_mm:g} mm, the first layer too; with another first layer, go by the height.
 
 {jobs}
-  Each plate also comes as a PrusaSlicer project with the change built in, plate-NN.3mf beside
-  plate-NN.stl: open it, slice, print; the printer stops for the filament change by itself (M600)
-  at the layer plates.txt names. The project brings {layer_mm:g} mm layers and first layer; if you
+  Each plate also comes as a PrusaSlicer project with its changes built in, plate-NN.3mf beside
+  plate-NN.stl: open it, slice, print; the printer stops for each filament change by itself (M600)
+  at the layers plates.txt names. The project brings {layer_mm:g} mm layers and first layer; if you
   choose your own printer and print profile, keep those.
 
 {advice}
@@ -320,7 +324,7 @@ def how_to_print(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None = 
 
 
 def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None) -> dict[str, str | float]:
-    """The 3D section's figures: each group's colour swap and weights, measured on the starter pieces as built."""
+    """The 3D section's figures: each group's filament changes and weights, measured on the starter pieces as built."""
     from dealers_chess.pieces.model3d.model import ModelOptions
     from dealers_chess.printing.solids.built import build_for_print
     from dealers_chess.printing.solids.fdm import load_fdm_settings
@@ -332,17 +336,11 @@ def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None
         built = build_for_print(starter, ModelOptions())
     by_group: dict[str, list] = {}
     for piece in starter:
-        by_group.setdefault(piece.group.value, []).append((piece, built[piece.id].swap, built[piece.id].weight))
+        by_group.setdefault(piece.group.value, []).append((piece, built[piece.id].changes, built[piece.id].weight))
     swaps, weights = [], []
     for group, rows in by_group.items():
         name = group_look(group).plural.lower()
-        layers = sorted({(swap.layer, swap.z_mm, swap.top_face_mm) for _, swap, _ in rows})
-        (low, low_z, low_top), (high, high_z, high_top) = layers[0], layers[-1]
-        swaps.append(
-            f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)"
-            if len(layers) == 1
-            else f"    {name + ':':9} {len(layers)} heights, top faces {low_top:.1f}-{high_top:.1f} mm: "
-                 f"layers {low}-{high} (z {low_z:.1f}-{high_z:.1f} mm)")
+        swaps += _group_changes(name, [changes for _, changes, _ in rows])
         weights.append(f"    {name + ':':9} {_group_weights([weight for _, _, weight in rows])}")
         each = ", ".join(f"{piece.id}\u00a0{weight.printed_g:.1f}" for piece, _, weight in rows)  # no break inside
         each = textwrap.fill(each, 100, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)
@@ -356,14 +354,33 @@ def _pieces_figures(catalogue: Catalogue, built: Mapping[str, BuiltPiece] | None
     }
 
 
+def _group_changes(name: str, changes: list[tuple[ColourSwap, ...]]) -> list[str]:
+    """A group's lines of filament changes: its top faces' layers, and the layers it changes back at under horse
+    heads."""
+    layers = sorted({(swaps[0].layer, swaps[0].z_mm, swaps[0].surface_mm) for swaps in changes})
+    (low, low_z, low_top), (high, high_z, high_top) = layers[0], layers[-1]
+    lines = [
+        f"    {name + ':':9} top face {low_top:.1f} mm, change before layer {low} (z {low_z:.1f} mm)"
+        if len(layers) == 1
+        else f"    {name + ':':9} {len(layers)} heights, top faces {low_top:.1f}-{high_top:.1f} mm: "
+             f"layers {low}-{high} (z {low_z:.1f}-{high_z:.1f} mm)"]
+    back = sorted({(swaps[1].layer, swaps[1].z_mm) for swaps in changes if len(swaps) > 1})
+    if back:
+        lines.append(f"{'':14}under horse heads, back to the body filament before layer{'s' if len(back) > 1 else ''} "
+                     f"{' and '.join(str(layer) for layer, _ in back)} "
+                     f"(z {' and '.join(f'{z_mm:.1f}' for _, z_mm in back)} mm)")
+    return lines
+
+
 def _kit_jobs(starter: list[PieceDef], built: Mapping[str, BuiltPiece]) -> str:
     """The starter plates' jobs, changes, time and filament a colour, as `dealer kit` lays them out."""
-    from dealers_chess.printing.solids.plates import plan_by_swap
+    from dealers_chess.printing.solids.plates import plan_by_changes
     from dealers_chess.printing.solids.print_advice import estimate
 
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in starter]
-    plates = plan_by_swap(items, {piece.id: built[piece.id].swap for piece in starter})
-    text = estimate([[p.piece_id for p in plate.placements] for plate in plates], built).sentence()
+    plates = plan_by_changes(items, {piece.id: built[piece.id].changes for piece in starter})
+    text = estimate([[p.piece_id for p in plate.placements] for plate in plates], built,
+                    sum(len(plate.changes) for plate in plates)).sentence()
     return textwrap.fill(f"The whole kit: {text}; twice that for both colours, {2 * len(plates)} jobs in all.",
                          98, initial_indent="  ", subsequent_indent="  ")
 

@@ -1,10 +1,14 @@
 """How many print jobs an army takes in two colours on one nozzle, read back from plates.txt and the plate
 projects: a chess army three plates a colour, a dealt 8x8 army five a side, the starter kit at most twelve a
-colour on a 220 x 220 mm bed, no plate a lone piece, every plate centred with 10 mm clear of each edge."""
+colour on a 220 x 220 mm bed; each plate holds pieces of one set of filament changes (to the accent at the top
+faces, and back to the body filament under horse heads), its project makes exactly those changes, and a plate
+holds a lone piece only where no other piece shares its changes; every plate centred with 10 mm clear of each
+edge."""
 
 from __future__ import annotations
 
-import re
+from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,27 +16,21 @@ from click.testing import CliRunner
 
 from dealers_chess.cli import cli
 from dealers_chess.pieces.catalogue import load_catalogue
-from dealers_chess.pieces.model3d.model import ModelOptions
+from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
 from dealers_chess.printing.solids.built import build_for_print
-from dealers_chess.printing.solids.plate_project import read_plate_project
-from dealers_chess.printing.solids.plates import EDGE_MM, Plate, plan_by_swap
+from dealers_chess.printing.solids.colour_swap import ColourSwap, change_layers, piece_colour_changes
+from dealers_chess.printing.solids.plate_project import accent_hex, body_hex, read_plate_project
+from dealers_chess.printing.solids.plates import EDGE_MM, Plate, plan_by_changes
+from tests.printing.plates_listing import ListedPlate, read_plates
 
 BED_MM = 220.0
-PLATE = re.compile(r"^(plate-\d\d)\.stl: (\d+) pieces?, top faces at [\d.-]+ mm: "
-                   r"change filament \(M600\) before layer \d+ \(z ([\d.]+) mm\)$", re.M)
-PIECE = re.compile(r"^  (\S+)\s+\S+\s+at x\s+([\d.]+)\s+y\s+([\d.]+)\s+\(([\d.]+) mm base", re.M)
+CATALOGUE = load_catalogue()
 
 
-def _plates(folder: Path) -> list[tuple[str, int, float, list[tuple[float, float, float]]]]:
-    """plates.txt read back: (stem, pieces, M600 z, [(x, y, base diameter)]) per plate."""
-    listing = (folder / "plates.txt").read_text()
-    blocks = listing.split("\n\n")
-    plates = []
-    for block in blocks:
-        if match := PLATE.search(block):
-            bases = [(float(x), float(y), float(d)) for _, x, y, d in PIECE.findall(block)]
-            plates.append((match[1], int(match[2]), float(match[3]), bases))
-    return plates
+@cache
+def _changes_of(piece_id: str) -> tuple[ColourSwap, ...]:
+    """A piece's own filament changes at 50 mm squares, from its model."""
+    return piece_colour_changes(build_piece(CATALOGUE.get(piece_id), ModelOptions(50.0)))
 
 
 def _check_centred_with_margins(bases: list[tuple[float, float, float]]) -> None:
@@ -43,27 +41,43 @@ def _check_centred_with_margins(bases: list[tuple[float, float, float]]) -> None
     assert (low_y + high_y) / 2 == pytest.approx(BED_MM / 2, abs=0.1)
 
 
-def _check_side(folder: Path, most: int) -> list[float]:
-    """Every plate of a side: a few, none a lone piece, centred, its project's M600 where plates.txt says."""
-    plates = _plates(folder)
-    assert 1 <= len(plates) <= most and all(count >= 2 for _, count, _, _ in plates), plates
-    for stem, count, z_mm, bases in plates:
-        assert len(bases) == count
-        _check_centred_with_margins(bases)
-        project = read_plate_project(folder / f"{stem}.3mf")
-        assert project.colour_changes_mm == (z_mm,)
+def _check_lone_pieces(plates: list[list[tuple[ColourSwap, ...]]]) -> None:
+    """A plate holds a lone piece only where no other piece shares its changes (given each plate's pieces' changes)."""
+    sharing = Counter(change_layers(changes) for plate in plates for changes in plate)
+    assert all(sharing[change_layers(plate[0])] == 1 for plate in plates if len(plate) == 1), plates
+
+
+def _check_side(folder: Path, side: str, most: int) -> list[ListedPlate]:
+    """Every plate of a side: a few, centred, its pieces of one set of changes, its project's M600s those changes
+    in the side's colours, as plates.txt names them."""
+    plates = list(read_plates(folder).values())
+    assert 1 <= len(plates) <= most
+    _check_lone_pieces([[_changes_of(piece_id) for piece_id, *_ in plate.pieces] for plate in plates])
+    colours = {"accent": accent_hex(side), "body": body_hex(side)}
+    for plate in plates:
+        assert len(plate.pieces) == plate.count
+        _check_centred_with_margins([(x, y, d) for _, x, y, d in plate.pieces])
+        for piece_id, *_ in plate.pieces:  # every piece on it changes filament at just the plate's layers
+            assert [(c.layer, c.z_mm) for c in _changes_of(piece_id)] == [(c.layer, c.z_mm) for c in plate.changes]
+        project = read_plate_project(folder / f"{plate.stem}.3mf")
+        assert project.colour_changes_mm == tuple(change.z_mm for change in plate.changes)
+        assert project.change_colours == tuple(colours[change.filament] for change in plate.changes)
+        assert [change.filament for change in plate.changes] == ["accent", "body"][:len(plate.changes)]
         placed = [coordinate for _, x, y in project.pieces for coordinate in (x, y)]
-        assert placed == pytest.approx([coordinate for x, y, _ in bases for coordinate in (x, y)], abs=0.05)
-    assert "one filament change (M600) each, at z" in (folder / "plates.txt").read_text()
-    return [z_mm for _, _, z_mm, _ in plates]
+        assert placed == pytest.approx([coordinate for _, x, y, _ in plate.pieces for coordinate in (x, y)], abs=0.05)
+    assert "filament changes (M600) at z" in (folder / "plates.txt").read_text()
+    return plates
 
 
 def test_a_chess_army_prints_on_three_plates_a_colour(tmp_path):
     result = CliRunner().invoke(cli, ["plate", "--army", "chess", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for side in ("white", "black"):
-        changes = _check_side(tmp_path / "plates-50mm" / "army-chess" / side, most=3)
-        assert changes == [75.0, 51.8, 27.8]  # King and Queen; Bishops, Rooks and Pawns; Knights (was 6 plates)
+        plates = _check_side(tmp_path / "plates-50mm" / "army-chess" / side, side, most=3)
+        # King and Queen; Bishops, Rooks and Pawns; Knights, back to the body filament for the horse heads
+        assert [[(c.layer, c.z_mm) for c in plate.changes] for plate in plates] == [
+            [(375, 75.0)], [(259, 51.8)], [(139, 27.8), (143, 28.6)]]
+        assert [plate.count for plate in plates] == [2, 12, 2]  # was 6 plates
 
 
 def test_a_dealt_army_prints_on_at_most_five_plates_a_side(tmp_path):
@@ -72,16 +86,20 @@ def test_a_dealt_army_prints_on_at_most_five_plates_a_side(tmp_path):
     result = CliRunner().invoke(cli, ["plate", "--deal", str(deal), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for side in ("white", "black"):  # 33 pieces a side, with the other side's doppelgangers (was 18 plates)
-        assert len(_check_side(tmp_path / "plates-50mm" / "d" / side, most=5)) == 4  # crown, leaper, middle, horse
+        plates = _check_side(tmp_path / "plates-50mm" / "d" / side, side, most=5)
+        # crown, leaper, middle, horse; and the Impala, a horse head on the middle level, alone with its two changes
+        assert [plate.count for plate in plates] == [2, 13, 1, 10, 7]
+        assert plates[2].pieces[0][0] == "impala" and len(plates[2].changes) == 2
 
 
 def test_the_starter_kit_prints_on_at_most_twelve_plates_a_colour_on_a_220_mm_bed():
-    starter = load_catalogue().select(sets=["starter"])
+    starter = CATALOGUE.select(sets=["starter"])
     built = build_for_print(starter, ModelOptions())
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in starter]
-    plates: list[Plate] = plan_by_swap(items, {piece_id: b.swap for piece_id, b in built.items()})
-    assert len(plates) <= 12 and min(len(plate.placements) for plate in plates) >= 2  # was 24, 12 of one piece
+    plates: list[Plate] = plan_by_changes(items, {piece_id: b.changes for piece_id, b in built.items()})
+    assert len(plates) <= 12  # was 24, 12 of one piece
+    _check_lone_pieces([[built[p.piece_id].changes for p in plate.placements] for plate in plates])
     assert sum(len(plate.placements) for plate in plates) == len(starter)
     for plate in plates:
         _check_centred_with_margins([(p.x_mm, p.y_mm, p.diameter_mm) for p in plate.placements])
-        assert {built[p.piece_id].swap.z_mm for p in plate.placements} == {plate.swap.z_mm}
+        assert {built[p.piece_id].changes for p in plate.placements} == {plate.changes}

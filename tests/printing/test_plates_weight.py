@@ -1,4 +1,4 @@
-"""Plates grouped by colour-swap layer, --max-per-plate, the weight pocket by default and the weights
+"""Plates grouped by their filament changes, --max-per-plate, the weight pocket by default and the weights
 HOW-TO-PRINT.txt states, all read back from the files written."""
 
 from __future__ import annotations
@@ -16,29 +16,16 @@ from dealers_chess.cli import cli
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
 from dealers_chess.printing.kit import how_to_print
-from dealers_chess.printing.solids.colour_swap import colour_swap, piece_colour_changes, piece_colour_swap
+from dealers_chess.printing.solids.colour_swap import colour_swap, piece_colour_changes
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import check_triangles
-from dealers_chess.printing.solids.plates import PlateError, plan_by_swap, plan_plates, plate_listing
+from dealers_chess.printing.solids.plates import PlateError, plan_by_changes, plan_plates, plate_listing
 from dealers_chess.printing.solids.weight import piece_weight, shell_mm3, washer_for, washer_grams
 from tests.built_once import shares_every_built_piece
+from tests.printing.plates_listing import read_listing, read_plates
 
 CATALOGUE = load_catalogue()
 SETTINGS = load_fdm_settings()
-PLATE_LINE = re.compile(r"^(plate-\d\d\.stl): (\d+) pieces?, top faces at ([\d.]+) mm: "
-                        r"change filament \(M600\) before layer (\d+) \(z ([\d.]+) mm\)$")
-
-
-def _plates(listing: str) -> dict[str, tuple[int, float, int, float, list[str]]]:
-    """plates.txt read back: file -> (count, top face, layer, z, piece ids)."""
-    plates, current = {}, None
-    for line in listing.splitlines():
-        if match := PLATE_LINE.match(line):
-            current = match[1]
-            plates[current] = (int(match[2]), float(match[3]), int(match[4]), float(match[5]), [])
-        elif line.startswith("  ") and current:
-            plates[current][4].append(line.split()[0])
-    return plates
 
 
 def _loaded(path) -> Manifold:
@@ -50,24 +37,32 @@ def _bodies(path) -> list[Manifold]:
     return _loaded(path).decompose()
 
 
-def test_plates_hold_one_top_face_height_each_and_name_the_layer_that_starts_the_second_colour(tmp_path):
+def test_plates_hold_one_top_face_height_each_and_name_the_layers_that_change_colour(tmp_path):
     result = CliRunner().invoke(cli, ["plate", "--game", "chess", "--square-mm", "40", "--copies", "2",
                                       "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "plates-40mm"
-    plates = _plates((folder / "plates.txt").read_text())
+    plates = read_plates(folder)
     # the six shapes' top faces stand on three levels: King and Queen; Bishop, Rook and Pawn; Knight
-    assert sum(p[0] for p in plates.values()) == 12 and [p[0] for p in plates.values()] == [4, 6, 2]
-    assert [p[1] for p in plates.values()] == sorted((p[1] for p in plates.values()), reverse=True)
-    for name, (count, top, layer, z, ids) in plates.items():
-        assert len(ids) == count
+    assert [plate.count for plate in plates.values()] == [4, 6, 2]
+    tops = [plate.top_faces_mm for plate in plates.values()]
+    assert all(low == high for low, high in tops) and tops == sorted(tops, reverse=True)
+    for stem, plate in plates.items():
+        (top, _), (layer, z) = plate.top_faces_mm, (plate.changes[0].layer, plate.changes[0].z_mm)
+        assert len(plate.pieces) == plate.count
         assert z == pytest.approx(layer * 0.2) and top <= z - 0.2 + 1e-6 < top + 0.2  # the first whole layer above
-        bodies = _bodies(folder / name)
-        assert len(bodies) == count
+        bodies = _bodies(folder / f"{stem}.stl")
+        assert len(bodies) == plate.count
         for body in bodies:  # read back from the STL: each body is its full width just under the swap, a diagram above
             below, above = body.slice(z - 0.2 - 0.05).area(), body.slice(z - 0.2 + 0.05).area()
-            assert below > 1.6 * above > 0, (name, below, above)  # a tower's battlements and diagram: half of it
+            assert below > 1.6 * above > 0, (stem, below, above)  # a tower's battlements and diagram: half of it
             assert body.slice(top - 0.05).area() == pytest.approx(below, rel=0.02)
+    knights = plates["plate-03"]  # a second change, back to the body filament: the first whole layer above the relief
+    first, back = knights.changes
+    assert [c.filament for c in knights.changes] == ["accent", "body"] and back.layer == first.layer + 4  # 0.8 mm
+    for body in _bodies(folder / "plate-03.stl"):  # the relief ends below the change back; the chest rises on
+        relief, chest = body.slice(back.z_mm - 0.2 - 0.05).area(), body.slice(back.z_mm - 0.2 + 0.05).area()
+        assert relief > 1.15 * chest > 0, (relief, chest)  # 124 and 98 mm2 at 40 mm squares
 
 
 def test_one_colour_plates_hold_pieces_of_every_height_together(tmp_path):
@@ -75,7 +70,7 @@ def test_one_colour_plates_hold_pieces_of_every_height_together(tmp_path):
     assert result.exit_code == 0, result.output
     listing = (tmp_path / "plates-50mm-one-colour" / "army-chess" / "white" / "plates.txt").read_text()
     assert listing.count("plate-01.stl: 16 pieces") == 1 and "plate-02" not in listing
-    assert "change filament" not in listing and "--one-colour" in listing
+    assert "filament (M600)" not in listing and "--one-colour" in listing
     assert len(_bodies(tmp_path / "plates-50mm-one-colour" / "army-chess" / "white" / "plate-01.stl")) == 16
 
 
@@ -98,7 +93,7 @@ def test_the_colour_swap_is_the_first_whole_layer_above_the_top_face():
     assert (colour_swap(85.0, 0.2).layer, colour_swap(85.0, 0.2).z_mm) == (426, 85.2)
     knight = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0))
     # under the horse head: the plate on its collar
-    assert piece_colour_swap(knight).top_face_mm == pytest.approx(knight.top_mm, abs=1e-3) == 27.6
+    assert piece_colour_changes(knight)[0].surface_mm == pytest.approx(knight.top_mm, abs=1e-3) == 27.6
 
 
 def test_a_horse_head_prints_in_the_body_colour_after_a_second_change_at_the_reliefs_top():
@@ -106,23 +101,35 @@ def test_a_horse_head_prints_in_the_body_colour_after_a_second_change_at_the_rel
     assert knight.colour_changes_mm == (27.6, 28.4)  # to the accent for the diagram, back for the horse
     first, second = piece_colour_changes(knight)
     assert (first.layer, first.z_mm) == (139, 27.8) and (second.layer, second.z_mm) == (143, 28.6)
-    assert first == piece_colour_swap(knight)
     rook = build_piece(CATALOGUE.get("rook"), ModelOptions(50.0))
     assert rook.colour_changes_mm == (rook.top_mm,)  # its crenellations print with the diagram
-    assert build_piece(CATALOGUE.get("knight"), ModelOptions(50.0, one_colour=True)).colour_changes_mm == ()
+    one_colour = build_piece(CATALOGUE.get("knight"), ModelOptions(50.0, one_colour=True))
+    assert one_colour.colour_changes_mm == () and piece_colour_changes(one_colour) == ()
 
 
-def test_pieces_whose_top_faces_share_a_layer_share_plates_and_the_listing_gives_their_range():
-    swaps = {"a": colour_swap(62.3, 0.2), "b": colour_swap(62.4, 0.2), "c": colour_swap(62.5, 0.2),
-             "d": colour_swap(45.0, 0.2)}
-    items = [(piece_id, piece_id.upper(), 30.0) for piece_id in "abcd"]
-    plates = plan_by_swap(items, swaps, (220.0, 220.0), 6.0)
-    assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["d"]]
-    listing = plate_listing(plates, ModelOptions(50.0), (220.0, 220.0), 6.0, swaps=swaps)
-    assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change filament (M600) before layer 313 (z 62.6 mm)" \
+def test_pieces_that_change_filament_at_the_same_layers_share_plates_and_the_listing_names_them():
+    changes = {"a": (colour_swap(62.3, 0.2),), "b": (colour_swap(62.4, 0.2),), "c": (colour_swap(62.5, 0.2),),
+               "d": (colour_swap(45.1, 0.2),), "e": (colour_swap(45.1, 0.2), colour_swap(45.9, 0.2)),
+               "f": (colour_swap(45.12, 0.2), colour_swap(45.92, 0.2))}
+    items = [(piece_id, piece_id.upper(), 30.0) for piece_id in "abcdef"]
+    plates = plan_by_changes(items, changes, (220.0, 220.0), 6.0)
+    # d shares its first change with e and f, but not their change back: never on their plate
+    assert [sorted(p.piece_id for p in plate.placements) for plate in plates] == [["c"], ["a", "b"], ["e", "f"], ["d"]]
+    assert [plate.changes for plate in plates] == [changes["c"], changes["a"], changes["e"], changes["d"]]
+    tops = {piece_id: swaps[0].surface_mm for piece_id, swaps in changes.items()}
+    listing = plate_listing(plates, ModelOptions(50.0), (220.0, 220.0), 6.0, top_faces_mm=tops)
+    assert "plate-02.stl: 2 pieces, top faces at 62.3-62.4 mm: change to the accent filament (M600) before layer 313 " \
+        "(z 62.6 mm)\n" in listing
+    assert "plate-01.stl: 1 piece, top faces at 62.5 mm: change to the accent filament (M600) before layer 314 " \
+        "(z 62.8 mm)\n" in listing
+    assert "plate-03.stl: 2 pieces, top faces at 45.1 mm: change to the accent filament (M600) before layer 227 " \
+        "(z 45.4 mm), and back to the body filament (M600) before layer 231 (z 46.2 mm)\n" in listing
+    assert "4 print job(s) a colour; filament changes (M600) at z 62.8; 62.6; 45.4 and back at 46.2; 45.4 mm." \
         in listing
-    assert "plate-01.stl: 1 piece, top faces at 62.5 mm: change filament (M600) before layer 314 (z 62.8 mm)" in listing
-    assert "3 print job(s) a colour, one filament change (M600) each, at z 62.8, 62.6, 45.2 mm." in listing
+    listed = read_listing(listing)
+    assert [[(c.filament, c.layer, c.z_mm) for c in plate.changes] for plate in listed.values()] == [
+        [("accent", 314, 62.8)], [("accent", 313, 62.6)], [("accent", 227, 45.4), ("body", 231, 46.2)],
+        [("accent", 227, 45.4)]]
 
 
 def test_max_per_plate_splits_jobs_and_every_plate_holds_what_its_listing_says(tmp_path):

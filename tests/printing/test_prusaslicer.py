@@ -11,7 +11,7 @@ import pytest
 
 from dealers_chess.pieces.catalogue import load_catalogue
 from dealers_chess.pieces.model3d.model import ModelOptions, build_piece
-from dealers_chess.printing.solids.colour_swap import piece_colour_swap
+from dealers_chess.printing.solids.colour_swap import piece_colour_changes
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.piece_files import write_piece_stls
 from dealers_chess.printing.solids.weight import piece_weight
@@ -80,14 +80,20 @@ def test_the_weight_estimate_is_within_10_percent_of_prusaslicers_own_at_the_sam
 
 @pytest.mark.slow
 @pytest.mark.parametrize("piece_id", ONE_OF_EACH_GROUP)
-def test_the_colour_swap_layer_is_where_prusaslicer_stops_printing_the_top_face(sliced_at_fdm_settings, piece_id):
-    swap = piece_colour_swap(build_piece(CATALOGUE.get(piece_id)))
+def test_the_colour_changes_are_where_prusaslicer_stops_printing_the_top_face_and_the_relief(sliced_at_fdm_settings,
+                                                                                           piece_id):
+    changes = piece_colour_changes(build_piece(CATALOGUE.get(piece_id)))
     extruded = _extruded_by_layer(sliced_at_fdm_settings(piece_id))
+    swap = changes[0]
     assert swap.z_mm in extruded
     top_face, first_coloured = extruded[round(swap.z_mm - swap.layer_mm, 2)], extruded[swap.z_mm]
     assert first_coloured < 0.5 * top_face  # from the swap on only the diagram (and a crown) is printed
     above = [e for z, e in extruded.items() if z > swap.z_mm]
     assert sum(above) + first_coloured < top_face * (len(above) + 1)  # and nothing as big again
+    assert len(changes) == (2 if piece_id == "knight" else 1)  # the horse head prints in the body's colour
+    for back in changes[1:]:  # the change back comes where the relief ends: less to print than its last layer
+        last_relief, first_back = extruded[round(back.z_mm - back.layer_mm, 2)], extruded[back.z_mm]
+        assert first_back < 0.9 * last_relief, (last_relief, first_back)
 
 
 def _extruded_by_layer(gcode: str) -> dict[float, float]:

@@ -1,5 +1,5 @@
 """The few heights a top face may stand at (assets/printer/top_levels.toml), so that pieces of many
-kinds share a plate and its one filament change: each power band's level, and the next level up for a
+kinds share a plate and its filament changes: each power band's level, and the next level up for a
 body that needs more room."""
 
 from __future__ import annotations

@@ -16,13 +16,13 @@ import numpy as np
 from dealers_chess.pieces.catalogue import PieceDef
 from dealers_chess.pieces.model3d.model import ModelOptions, PieceModel, build_piece
 from dealers_chess.printing.parallel import each_on_every_core
-from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_swap
+from dealers_chess.printing.solids.colour_swap import ColourSwap, piece_colour_changes
 from dealers_chess.printing.solids.weight import PieceWeight, piece_weight
 
 
 @dataclass(frozen=True, slots=True)
 class BuiltPiece:
-    """A built piece as plates and listings use it: its mesh, foot, colour-swap layer and weight."""
+    """A built piece as plates and listings use it: its mesh, foot, filament changes and weight."""
 
     piece_id: str
     code: str
@@ -30,7 +30,7 @@ class BuiltPiece:
     faces: np.ndarray  # M x 3 int32 vertex indices, counter-clockwise seen from outside
     diameter_mm: float  # of the foot
     top_mm: float  # the top face's height
-    swap: ColourSwap
+    changes: tuple[ColourSwap, ...]  # bottom up: to the accent, and back under a horse head; none in one colour
     weight: PieceWeight
 
 
@@ -56,7 +56,7 @@ def _build_one(piece: PieceDef, options: ModelOptions, also: Also | None) -> Bui
     vertices, faces = model.mesh()  # half the bytes to send between processes as float32 and int32:
     vertices, faces = vertices.astype(np.float32), faces.astype(np.int32)  # mesh() widened them exactly
     return BuiltPiece(piece.id, piece.code, vertices, faces, 2 * model.size.base_radius, model.top_mm,
-                      piece_colour_swap(model), piece_weight(model))
+                      piece_colour_changes(model), piece_weight(model))
 
 
 __all__ = ["Also", "BuiltPiece", "build_for_print"]

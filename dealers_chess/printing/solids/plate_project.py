@@ -1,4 +1,4 @@
-"""PrusaSlicer projects of print plates: plate-NN.3mf, the plate's pieces with the filament change built in.
+"""PrusaSlicer projects of print plates: plate-NN.3mf, the plate's pieces with their filament changes built in.
 
 The project is laid out as PrusaSlicer 2.5 writes its own (src/libslic3r/Format/3mf.cpp, `_3MF_Exporter`):
 - `3D/3dmodel.model`: one object per piece on the plate, its mesh as built (centred on the origin, base
@@ -10,9 +10,11 @@ The project is laid out as PrusaSlicer 2.5 writes its own (src/libslic3r/Format/
   lines (read back to front up to the first line that is not one, so the header comes first): 0.2 mm
   layers and first layer (the layers plates.txt counts), the plate's bed, no supports;
 - `Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml`: a colour change (type 0, ColorChange; G-code
-  M600) at the print_z of the plate's colour-swap layer, in single-extruder mode. PrusaSlicer emits it
-  after moving to that layer and before printing it (`ToolOrdering::assign_custom_gcodes` gives it the
-  layer whose print_z is the first at or above it). A one-colour plate has no such file.
+  M600) at the print_z of each of the plate's change layers, bottom up (PrusaSlicer keeps its changes
+  sorted by height and writes one `code` element each), in single-extruder mode; each names the colour
+  it loads: the side's accent, then its body colour again (a horse head over the diagram). PrusaSlicer
+  emits each after moving to its layer and before printing it (`ToolOrdering::assign_custom_gcodes` gives
+  it the layer whose print_z is the first at or above it). A one-colour plate has no such file.
 
 One object per piece rather than one object of many bodies: PrusaSlicer then lists the pieces by
 name, moves, turns or deletes each alone and re-arranges the plate without splitting it first.
@@ -85,24 +87,41 @@ class ProjectPiece:
 
 @dataclass(frozen=True, slots=True)
 class ProjectContents:
-    """A plate project as read back: the pieces' names and places, the colour changes' heights, the settings."""
+    """A plate project as read back: the pieces' names and places, the colour changes' heights and the colours
+    they load (bottom up), the settings."""
 
     pieces: tuple[tuple[str, float, float], ...]
     colour_changes_mm: tuple[float, ...]
+    change_colours: tuple[str, ...]
     settings: dict[str, str]
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(channel * 255):02X}" for channel in rgb)
 
 
 def accent_hex(side: str) -> str:
     """The second filament's colour on a side's pieces, as the renders draw it (#RRGGBB)."""
-    return "#" + "".join(f"{round(channel * 255):02X}" for channel in PALETTES[side].accent)
+    return _hex(PALETTES[side].accent)
+
+
+def body_hex(side: str) -> str:
+    """The body filament's colour on a side's pieces, as the renders draw it (#RRGGBB)."""
+    return _hex(PALETTES[side].body)
+
+
+def change_colours(count: int, side: str) -> tuple[str, ...]:
+    """The colour each of a plate's changes loads, bottom up: the accent, then the body's again, and so on."""
+    filaments = (accent_hex(side), body_hex(side))
+    return tuple(filaments[index % 2] for index in range(count))
 
 
 def write_plate_project(
-    path: str | Path, pieces: Sequence[ProjectPiece], swap_z_mm: float | None, bed_mm: tuple[float, float],
-    accent: str = "white",
+    path: str | Path, pieces: Sequence[ProjectPiece], changes_mm: Sequence[float], bed_mm: tuple[float, float],
+    side: str = "white",
 ) -> ProjectContents:
-    """Write a plate's PrusaSlicer project atomically, with an M600 at swap_z_mm (none when None), or
-    PlateProjectError and no file.
+    """Write a plate's PrusaSlicer project atomically, with an M600 at each of changes_mm (bottom up; none
+    for a one-colour plate) previewed in `side`'s colours, or PlateProjectError and no file.
 
     Every piece's mesh is checked as one closed solid in the float32 numbers the file holds (written with 9
     significant digits, which read back as exactly those numbers); the file is read back and must hold
@@ -110,6 +129,9 @@ def write_plate_project(
     """
     if not pieces:
         raise PlateProjectError(f"{path}: a plate project needs at least one piece")
+    changes_mm = tuple(float(z_mm) for z_mm in changes_mm)
+    if any(high <= low for low, high in zip(changes_mm, changes_mm[1:], strict=False)):
+        raise PlateProjectError(f"{path}: colour changes at z {changes_mm} mm do not rise one above the other")
     meshes = [(piece.name, np.asarray(piece.vertices, dtype=np.float32), np.asarray(piece.faces)) for piece in pieces]
     checked: set[bytes] = set()  # copies of a piece are checked once
     for name, vertices, faces in meshes:
@@ -121,8 +143,9 @@ def write_plate_project(
         MODEL_CONFIG_FILE: _model_config_xml(pieces),
         PRINT_CONFIG_FILE: _print_config(bed_mm),
     }
-    if swap_z_mm is not None:
-        files[CUSTOM_GCODE_FILE] = custom_gcode_xml(swap_z_mm, accent_hex(accent))
+    colours = change_colours(len(changes_mm), side)
+    if changes_mm:
+        files[CUSTOM_GCODE_FILE] = custom_gcode_xml(list(zip(changes_mm, colours, strict=True)))
     payloads = {name: text.encode("utf-8") for name, text in files.items()}
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w") as archive:
@@ -140,16 +163,17 @@ def write_plate_project(
             raise PlateProjectError(f"{path}: read back other contents than were written")
 
     write_atomic(path, data.getvalue(), check=validate)
-    changes = () if swap_z_mm is None else (float(swap_z_mm),)
-    return ProjectContents(tuple((p.name, p.x_mm, p.y_mm) for p in pieces), changes, project_settings(bed_mm))
+    placed = tuple((p.name, p.x_mm, p.y_mm) for p in pieces)
+    return ProjectContents(placed, changes_mm, colours, project_settings(bed_mm))
 
 
-def custom_gcode_xml(print_z_mm: float, colour: str) -> str:
-    """PrusaSlicer 2.5's custom G-code file with one colour change (`_add_custom_gcode_per_print_z_file_to_archive`:
-    boost's write_xml, then a line break between every two tags)."""
-    code = (f'<code print_z="{print_z_mm:g}" type="{COLOR_CHANGE}" extruder="1" color="{colour}" extra="" '
-            f'gcode="{COLOR_CHANGE_GCODE}"/>')
-    return (f'<?xml version="1.0" encoding="utf-8"?>\n<custom_gcodes_per_print_z>\n{code}\n'
+def custom_gcode_xml(changes: Sequence[tuple[float, str]]) -> str:
+    """PrusaSlicer 2.5's custom G-code file with a colour change at each (print_z, colour), bottom up
+    (`_add_custom_gcode_per_print_z_file_to_archive`: a `code` element each, then the mode; boost's
+    write_xml, then a line break between every two tags)."""
+    codes = "".join(f'<code print_z="{print_z_mm:g}" type="{COLOR_CHANGE}" extruder="1" color="{colour}" extra="" '
+                    f'gcode="{COLOR_CHANGE_GCODE}"/>\n' for print_z_mm, colour in changes)
+    return (f'<?xml version="1.0" encoding="utf-8"?>\n<custom_gcodes_per_print_z>\n{codes}'
             f'<mode value="{SINGLE_EXTRUDER}"/>\n</custom_gcodes_per_print_z>')
 
 
@@ -170,7 +194,7 @@ def project_settings(bed_mm: tuple[float, float]) -> dict[str, str]:
 def _print_config(bed_mm: tuple[float, float]) -> str:
     """Slic3r_PE.config: a header line, then '; key = value' lines (PrusaSlicer reads them from the end up)."""
     lines = [f"; {key} = {value}" for key, value in sorted(project_settings(bed_mm).items())]
-    header = "; generated by the Dealer's Chess toolkit: a print plate with its filament change"
+    header = "; generated by the Dealer's Chess toolkit: a print plate with its filament changes"
     return header + "\n\n" + "\n".join(lines) + "\n"
 
 
@@ -217,7 +241,8 @@ def _model_config_xml(pieces: Sequence[ProjectPiece]) -> str:
 
 
 def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectContents:
-    """A plate project's pieces (name, x, y: each build item's move), colour-change heights and settings;
+    """A plate project's pieces (name, x, y: each build item's move), colour changes' heights and colours and
+    settings;
     with check_solids each object's mesh must be one closed, consistently wound solid."""
     try:
         with zipfile.ZipFile(path) as archive:
@@ -249,11 +274,11 @@ def read_plate_project(path: str | Path, check_solids: bool = False) -> ProjectC
                               for t in obj.iter(f"{{{CORE}}}triangle")], dtype=np.int64)
             _check_solid(path, object_names.get(object_id) or "?", vertices, faces, checked)
         pieces.append((object_names.get(object_id) or "", matrix[9], matrix[10]))
-    changes = () if gcodes is None else tuple(
-        float(code.get("print_z", "nan")) for code in gcodes.iter("code") if code.get("type") == str(COLOR_CHANGE))
+    codes = [] if gcodes is None else [code for code in gcodes.iter("code") if code.get("type") == str(COLOR_CHANGE)]
     settings = dict(
         line[2:].split(" = ", 1) for line in settings_text.splitlines() if line.startswith("; ") and " = " in line)
-    return ProjectContents(tuple(pieces), changes, settings)
+    return ProjectContents(tuple(pieces), tuple(float(code.get("print_z", "nan")) for code in codes),
+                           tuple(code.get("color", "") for code in codes), settings)
 
 
 def _check_solid(path: str | Path, name: str, vertices: np.ndarray, faces: np.ndarray, checked: set[bytes]) -> None:

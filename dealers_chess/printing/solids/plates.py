@@ -1,12 +1,14 @@
 """Print plates: pieces laid out on a printer bed, one STL per plate, plus a list of what is where.
 
-Pieces whose top faces share a colour-swap layer go on plates of their own, so one filament change
-colours the diagrams of every piece on a plate and nothing else (top faces stand on a few shared levels,
-pieces/model3d/levels.py, so a chess army takes three plates a colour); within such a group pieces are
+Pieces with the same filament changes go on plates of their own: a change to the accent where their top
+faces end colours the diagrams of every piece on a plate and nothing else, and under horse heads a second
+change, back to the body's filament where the diagrams end, prints the heads in the body's colour (top faces
+stand on a few shared levels, pieces/model3d/levels.py, so a chess army takes three plates a colour, the
+Knights' with two changes); within such a group pieces are
 packed in rows (largest first) with a gap between bases, at most `max_per_plate` a plate, spread evenly
 over the plates the group needs, each plate centred on the bed. Each plate
 STL is validated like a piece STL, expecting one body per piece on it; beside it, plate-NN.3mf holds the
-same plate as a PrusaSlicer project with that filament change built in (plate_project.py).
+same plate as a PrusaSlicer project with those filament changes built in (plate_project.py).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dealers_chess.pieces.model3d.model import DEFAULT_OPTIONS, ModelOptions
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
 from dealers_chess.printing.parallel import each_on_every_core
 from dealers_chess.printing.solids.built import BuiltPiece, build_for_print
-from dealers_chess.printing.solids.colour_swap import ColourSwap
+from dealers_chess.printing.solids.colour_swap import ColourSwap, change_layers
 from dealers_chess.printing.solids.fdm import load_fdm_settings
 from dealers_chess.printing.solids.mesh_check import triangles_of
 from dealers_chess.printing.solids.plate_project import ProjectPiece, write_plate_project
@@ -45,6 +47,7 @@ MAX_PER_PLATE = 200
 MAX_COPIES = 50  # a chess set needs 8 of a piece at most; 1,000 copies of one piece took 7 s and 40 plates
 EDGE_MM = 10.0  # kept clear along the bed's edges at least (clips, a cooler and less level rim)
 BOTH_COLOURS = "Print every plate once in each colour (white and black)."
+ACCENTS = "red on White's pieces, gold on Black's"  # the accent filaments, as the pictures and projects show them
 SIDES = ("white", "black")
 
 
@@ -69,7 +72,7 @@ class Plate:
 
     number: int
     placements: tuple[Placement, ...]
-    swap: ColourSwap | None = None  # the filament change every piece on the plate shares
+    changes: tuple[ColourSwap, ...] = ()  # the filament changes every piece on the plate shares, bottom up
 
     @property
     def file_name(self) -> str:
@@ -163,19 +166,21 @@ def plan_evenly(
     return even if len(even) == len(plates) else plates
 
 
-def plan_by_swap(
-    items: Sequence[tuple[str, str, float]], swaps: dict[str, ColourSwap], bed_mm: tuple[float, float] = DEFAULT_BED_MM,
-    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+def plan_by_changes(
+    items: Sequence[tuple[str, str, float]], changes: Mapping[str, tuple[ColourSwap, ...]],
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
+    max_per_plate: int | None = None,
 ) -> list[Plate]:
-    """Plates of pieces that share a colour-swap layer (the highest first), numbered from 1."""
-    groups: dict[int, list[tuple[str, str, float]]] = {}
+    """Plates of pieces that change filament at the same layers, every one of them (the highest first change
+    first), numbered from 1."""
+    groups: dict[tuple[int, ...], list[tuple[str, str, float]]] = {}
     for item in items:
-        groups.setdefault(swaps[item[0]].key, []).append(item)
+        groups.setdefault(change_layers(changes[item[0]]), []).append(item)
     plates: list[Plate] = []
-    for key in sorted(groups, reverse=True):
-        swap = swaps[groups[key][0][0]]
-        for plate in plan_evenly(groups[key], bed_mm, spacing_mm, max_per_plate):
-            plates.append(Plate(len(plates) + 1, plate.placements, swap))
+    for layers in sorted(groups, reverse=True):
+        shared = changes[groups[layers][0][0]]
+        for plate in plan_evenly(groups[layers], bed_mm, spacing_mm, max_per_plate):
+            plates.append(Plate(len(plates) + 1, plate.placements, shared))
     return plates
 
 
@@ -183,39 +188,41 @@ def write_plates(
     pieces: Sequence[PieceDef], out_dir: str | Path, options: ModelOptions = DEFAULT_OPTIONS,
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM, copies: int = 1,
     progress: Callable[[Plate], None] | None = None, colour_note: str = BOTH_COLOURS, max_per_plate: int | None = None,
-    one_colour: bool = False, accent: str = "white", built: Mapping[str, BuiltPiece] | None = None,
+    one_colour: bool = False, side: str = "white", built: Mapping[str, BuiltPiece] | None = None,
 ) -> list[Path]:
     """Write plate-NN.stl files, their PrusaSlicer projects plate-NN.3mf and plates.txt into out_dir; return
     their paths (the list last).
 
-    A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces whose top
-    faces share a colour-swap layer, and each project changes filament (M600) at that layer, previewed in
-    the `accent` side's second colour; unless `one_colour` (pieces printed in one filament): then pieces
-    of every height share plates, the fewest plates that fit, and the projects change nothing. `built`
+    A piece listed twice is placed twice; `copies` multiplies every entry. Plates hold pieces that change
+    filament at the same layers, and each project changes filament (M600) at each of them, previewed in
+    `side`'s colours; unless `one_colour` (pieces printed in one filament): then pieces of every height
+    share plates, the fewest plates that fit, and the projects change nothing. `built`
     gives the pieces already built for print (else they are built here); plates are written one process
     per core.
     """
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
     built = dict(built) if built is not None else build_for_print(pieces, options)
-    swaps = {piece_id: piece.swap for piece_id, piece in built.items()}
+    changes = {piece_id: piece.changes for piece_id, piece in built.items()}
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in pieces for _ in range(copies)]
     if one_colour:
         plates = plan_evenly(items, bed_mm, spacing_mm, max_per_plate)
     else:
-        plates = plan_by_swap(items, swaps, bed_mm, spacing_mm, max_per_plate)
+        plates = plan_by_changes(items, changes, bed_mm, spacing_mm, max_per_plate)
     jobs = [(plate, {p.piece_id: (built[p.piece_id].vertices, built[p.piece_id].faces) for p in plate.placements})
             for plate in plates]
     paths = []
-    written = each_on_every_core(partial(_write_plate, out_dir=Path(out_dir), bed_mm=bed_mm, accent=accent), jobs)
+    written = each_on_every_core(partial(_write_plate, out_dir=Path(out_dir), bed_mm=bed_mm, side=side), jobs)
     for (plate, _), plate_paths in zip(jobs, written, strict=True):
         paths += plate_paths
         if progress is not None:
             progress(plate)
     weights = {piece_id: piece.weight for piece_id, piece in built.items()}
-    cost = estimate([[p.piece_id for p in plate.placements] for plate in plates], built, not one_colour)
-    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, swaps, cost)
-    paths.append(write_atomic(out_path(out_dir, "HOW-TO-PRINT.txt"), plates_how_to(cost, one_colour)))
+    cost = estimate([[p.piece_id for p in plate.placements] for plate in plates], built,
+                    sum(len(plate.changes) for plate in plates))
+    top_faces_mm = {piece_id: piece.top_mm for piece_id, piece in built.items()}
+    listing = plate_listing(plates, options, bed_mm, spacing_mm, colour_note, weights, top_faces_mm, cost)
+    paths.append(write_atomic(out_path(out_dir, "HOW-TO-PRINT.txt"), plates_how_to(cost, plates)))
     paths.append(write_atomic(out_path(out_dir, "plates.txt"), listing))
     # an earlier run's plates would be printed too
     remove_unlisted(Path(out_dir), paths, ["plate-*.stl", "plate-*.3mf"])
@@ -224,23 +231,23 @@ def write_plates(
 
 def _write_plate(
     job: tuple[Plate, dict[str, tuple[np.ndarray, np.ndarray]]], out_dir: Path, bed_mm: tuple[float, float],
-    accent: str,
+    side: str,
 ) -> list[Path]:
     """One plate's STL and PrusaSlicer project (in a worker process)."""
     plate, meshes = job
     triangles = np.concatenate([_placed(meshes[p.piece_id], p) for p in plate.placements])
     path = out_path(out_dir, plate.file_name)
     write_stl(path, triangles, f"plate {plate.number}", expected_bodies=len(plate.placements))
-    return [path, _write_project(out_path(out_dir, plate.project_name), plate, meshes, bed_mm, accent)]
+    return [path, _write_project(out_path(out_dir, plate.project_name), plate, meshes, bed_mm, side)]
 
 
 def _write_project(
     path: Path, plate: Plate, meshes: dict[str, tuple[np.ndarray, np.ndarray]], bed_mm: tuple[float, float],
-    accent: str,
+    side: str,
 ) -> Path:
-    """The plate as a PrusaSlicer project: one object per piece at its place, M600 at the plate's swap layer."""
+    """The plate as a PrusaSlicer project: one object per piece at its place, an M600 at each of its change layers."""
     pieces = [ProjectPiece(p.piece_id, *meshes[p.piece_id], p.x_mm, p.y_mm) for p in plate.placements]
-    write_plate_project(path, pieces, plate.swap.z_mm if plate.swap else None, bed_mm, accent)
+    write_plate_project(path, pieces, [change.z_mm for change in plate.changes], bed_mm, side)
     return path
 
 
@@ -252,33 +259,21 @@ def _placed(mesh: tuple[np.ndarray, np.ndarray], placement: Placement) -> np.nda
 def plate_listing(
     plates: Sequence[Plate], options: ModelOptions, bed_mm: tuple[float, float], spacing_mm: float,
     colour_note: str = BOTH_COLOURS, weights: dict[str, PieceWeight] | None = None,
-    swaps: dict[str, ColourSwap] | None = None, cost: PrintEstimate | None = None,
+    top_faces_mm: Mapping[str, float] | None = None, cost: PrintEstimate | None = None,
 ) -> str:
     """The text list of what is on each plate and where (bed origin at the front left corner)."""
-    layer_mm = next((p.swap.layer_mm for p in plates if p.swap), None)
     lines = [
         f"{len(plates)} plate(s) for {options.square_mm:g} mm squares on a {bed_mm[0]:g} x {bed_mm[1]:g} mm bed, "
         f"bases {spacing_mm:g} mm apart" + (", with weight pockets" if options.weight_pocket else "") + ".",
         colour_note + " The forward notch points to +y (the back of the bed).",
     ]
-    changes = sorted({plate.swap.z_mm for plate in plates if plate.swap}, reverse=True)
-    if changes:
-        lines.append(f"{len(plates)} print job(s) a colour, one filament change (M600) each, at z "
-                     f"{', '.join(f'{z:.1f}' for z in changes)} mm.")
+    heights = dict.fromkeys(" and back at ".join(f"{c.z_mm:.1f}" for c in plate.changes) for plate in plates)
+    heights.pop("", None)  # plates without a change
+    if heights:
+        lines.append(f"{len(plates)} print job(s) a colour; filament changes (M600) at z {'; '.join(heights)} mm.")
     if cost is not None:
         lines += textwrap.wrap(cost.sentence() + ". HOW-TO-PRINT.txt: M600 on your printer, purging, the seam.", 110)
-    if plates and layer_mm is None:
-        lines.append("Pieces of every height share these plates (--one-colour): print each plate in one filament.")
-        lines.append("Each plate also comes as a PrusaSlicer project, plate-NN.3mf beside plate-NN.stl.")
-    if layer_mm:
-        lines += textwrap.wrap(
-            "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
-            f"change filament before the layer named (layers of {layer_mm:g} mm, the first layer too): the diagram "
-            "and whatever stands above the top face (a crown) print in the second colour.", 110)
-        lines += textwrap.wrap(
-            "Each plate also comes as a PrusaSlicer project with the change built in, plate-NN.3mf beside "
-            "plate-NN.stl: open it, slice, print; the printer stops for the filament change by itself (M600 before "
-            f"the layer named). Keep {layer_mm:g} mm layers and first layer if you choose other print settings.", 110)
+    lines += _colour_lines(plates)
     if weights:
         fdm = load_fdm_settings()
         lines += textwrap.wrap(
@@ -288,7 +283,8 @@ def plate_listing(
     lines.append("")
     for plate in plates:
         count = len(plate.placements)
-        lines.append(f"{plate.file_name}: {count} piece{'' if count == 1 else 's'}{_swap_text(plate, swaps or {})}")
+        lines.append(f"{plate.file_name}: {count} piece{'' if count == 1 else 's'}"
+                     f"{_changes_text(plate, top_faces_mm or {})}")
         for p in plate.placements:
             weight = f", {_weight_text(weights[p.piece_id])}" if weights and p.piece_id in weights else ""
             lines.append(f"  {p.piece_id:22} {p.code:4} at x {p.x_mm:6.1f}  y {p.y_mm:6.1f}  "
@@ -297,30 +293,62 @@ def plate_listing(
     return "\n".join(lines)
 
 
-def plates_how_to(cost: PrintEstimate, one_colour: bool) -> str:
+def _colour_lines(plates: Sequence[Plate]) -> list[str]:
+    """What plates.txt says about colours: one filament a plate, or the changes and how the projects make them."""
+    if not plates:
+        return []
+    layer_mm = next((plate.changes[0].layer_mm for plate in plates if plate.changes), None)
+    if layer_mm is None:
+        return ["Pieces of every height share these plates (--one-colour): print each plate in one filament.",
+                "Each plate also comes as a PrusaSlicer project, plate-NN.3mf beside plate-NN.stl."]
+    back = (" Where a plate names a second change, back to the body filament before the layer above the diagram, "
+            "whatever rises above the diagram (a horse head, and a crown round it) prints in the body's colour."
+            if _changes_back(plates) else "")
+    lines = textwrap.wrap(
+        "The pieces on a plate have their top faces in the same layer. For a two-colour diagram on one nozzle, "
+        f"change to the accent filament ({ACCENTS}) before the layer named (layers of {layer_mm:g} mm, the first "
+        "layer too): the diagram and whatever stands above the top face (a crown) print in it." + back, 110)
+    return lines + textwrap.wrap(
+        "Each plate also comes as a PrusaSlicer project with its changes built in, plate-NN.3mf beside "
+        "plate-NN.stl: open it, slice, print; the printer stops for each filament change by itself (M600 before "
+        f"each layer named). Keep {layer_mm:g} mm layers and first layer if you choose other print settings.", 110)
+
+
+def _changes_back(plates: Sequence[Plate]) -> bool:
+    """Whether any plate changes back to the body filament (a second change, above the diagrams)."""
+    return any(len(plate.changes) > 1 for plate in plates)
+
+
+def plates_how_to(cost: PrintEstimate, plates: Sequence[Plate]) -> str:
     """HOW-TO-PRINT.txt of a plates folder: the jobs, time and filament, and the printer advice."""
     title = "How to print these plates"
     lines = [title, "=" * len(title), "", *textwrap.wrap(cost.sentence() + ".", 100), ""]
-    if one_colour:
-        lines += ["Each plate prints in one filament: no change, no pause.", ""]
-    else:
-        lines += textwrap.wrap(
-            "Each plate changes filament once, where its pieces' top faces end (plates.txt names the layer and "
-            "its z; plate-NN.3mf has the change built in): the diagrams, and what stands on the top faces, print "
-            "in the second colour. Red on White's pieces, gold on Black's.", 100)
-        lines += ["", advice(100, ""), ""]
-    return "\n".join(lines)
+    if not any(plate.changes for plate in plates):
+        return "\n".join([*lines, "Each plate prints in one filament: no change, no pause.", ""])
+    back = (" A plate of horse-headed pieces changes back to the body filament where their diagrams end (plates.txt "
+            "names that layer too), so the horse heads print in the body's colour." if _changes_back(plates) else "")
+    lines += textwrap.wrap(
+        "Each plate changes to the accent filament where its pieces' top faces end (plates.txt names the layer "
+        "and its z; plate-NN.3mf has the changes built in): the diagrams, and what stands on the top faces, print "
+        f"in the accent. {ACCENTS[0].upper()}{ACCENTS[1:]}." + back, 100)
+    return "\n".join([*lines, "", advice(100, ""), ""])
 
 
-def _swap_text(plate: Plate, swaps: dict[str, ColourSwap]) -> str:
-    """', top faces at 62.5 mm: change filament before layer 314 (z 62.8 mm)', or nothing without a swap."""
-    if plate.swap is None:
+# the filament each change loads on a plate, bottom up (alternating, should a plate ever need more)
+CHANGE_WORDS = ("change to the accent filament", "back to the body filament")
+
+
+def _changes_text(plate: Plate, top_faces_mm: Mapping[str, float]) -> str:
+    """', top faces at 27.6 mm: change to the accent filament (M600) before layer 139 (z 27.8 mm), and back to the
+    body filament (M600) before layer 143 (z 28.6 mm)', or nothing without a change."""
+    if not plate.changes:
         return ""
-    tops = [swaps.get(p.piece_id, plate.swap).top_face_mm for p in plate.placements]
+    tops = [top_faces_mm.get(p.piece_id, plate.changes[0].surface_mm) for p in plate.placements]
     low, high = f"{min(tops):.1f}", f"{max(tops):.1f}"
     where = low if low == high else f"{low}-{high}"
-    return (f", top faces at {where} mm: change filament (M600) before layer {plate.swap.layer} "
-            f"(z {plate.swap.z_mm:.1f} mm)")
+    steps = [f"{CHANGE_WORDS[index % 2]} (M600) before layer {change.layer} (z {change.z_mm:.1f} mm)"
+             for index, change in enumerate(plate.changes)]
+    return f", top faces at {where} mm: {', and '.join(steps)}"
 
 
 def _weight_text(weight: PieceWeight) -> str:
@@ -377,5 +405,5 @@ def write_side_plates(
         note = f"Print these plates in {side}: they hold every piece {side.capitalize()} needs for {what}."
         written += write_plates(
             pieces, out_path(out_dir, side), options, bed_mm, spacing_mm, 1, progress, note, max_per_plate, one_colour,
-            accent=side, built=built)
+            side=side, built=built)
     return written
