@@ -268,7 +268,8 @@ Print-on-demand (cards/print-on-demand/)
   filament change, to the accent filament, colours every diagram on it and the head standing on it
   (crown, battlements, mitre) and nothing else. A horse head prints in the body's colour: a plate of
   horse-headed pieces changes back to the body filament where the diagrams end, a second change
-  (Rex's crown, round its horse head, then prints in the body's colour too). Top faces stand on a
+  (Rex's crown, round its horse head, then prints in the body's colour too; pawns and plain leapers
+  sharing such a plate are printed whole by then). Top faces stand on a
   few shared levels, so pieces of many kinds share a plate; change filament before the layers
   plates.txt names for the plate:
 {swaps}
@@ -374,11 +375,11 @@ def _group_changes(name: str, changes: list[tuple[ColourSwap, ...]]) -> list[str
 
 def _kit_jobs(starter: list[PieceDef], built: Mapping[str, BuiltPiece]) -> str:
     """The starter plates' jobs, changes, time and filament a colour, as `dealer kit` lays them out."""
-    from dealers_chess.printing.solids.plates import plan_by_changes
+    from dealers_chess.printing.solids.plates import plan_built
     from dealers_chess.printing.solids.print_advice import estimate
 
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in starter]
-    plates = plan_by_changes(items, {piece.id: built[piece.id].changes for piece in starter})
+    plates = plan_built(items, built)
     text = estimate([[p.piece_id for p in plate.placements] for plate in plates], built,
                     sum(len(plate.changes) for plate in plates)).sentence()
     return textwrap.fill(f"The whole kit: {text}; twice that for both colours, {2 * len(plates)} jobs in all.",

@@ -30,6 +30,7 @@ class BuiltPiece:
     faces: np.ndarray  # M x 3 int32 vertex indices, counter-clockwise seen from outside
     diameter_mm: float  # of the foot
     top_mm: float  # the top face's height
+    height_mm: float  # its highest point
     changes: tuple[ColourSwap, ...]  # bottom up: to the accent, and back under a horse head; none in one colour
     weight: PieceWeight
 
@@ -56,7 +57,7 @@ def _build_one(piece: PieceDef, options: ModelOptions, also: Also | None) -> Bui
     vertices, faces = model.mesh()  # half the bytes to send between processes as float32 and int32:
     vertices, faces = vertices.astype(np.float32), faces.astype(np.int32)  # mesh() widened them exactly
     return BuiltPiece(piece.id, piece.code, vertices, faces, 2 * model.size.base_radius, model.top_mm,
-                      piece_colour_changes(model), piece_weight(model))
+                      float(vertices[:, 2].max()), piece_colour_changes(model), piece_weight(model))
 
 
 __all__ = ["Also", "BuiltPiece", "build_for_print"]

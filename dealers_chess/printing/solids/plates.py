@@ -169,19 +169,63 @@ def plan_evenly(
 def plan_by_changes(
     items: Sequence[tuple[str, str, float]], changes: Mapping[str, tuple[ColourSwap, ...]],
     bed_mm: tuple[float, float] = DEFAULT_BED_MM, spacing_mm: float = DEFAULT_SPACING_MM,
-    max_per_plate: int | None = None,
+    max_per_plate: int | None = None, heights_mm: Mapping[str, float] | None = None,
 ) -> list[Plate]:
     """Plates of pieces that change filament at the same layers, every one of them (the highest first change
-    first), numbered from 1."""
+    first), numbered from 1. With the pieces' heights, pieces that end before a group's later changes may
+    join it, when that saves a plate (a lone horse head among the pawns of its level)."""
     groups: dict[tuple[int, ...], list[tuple[str, str, float]]] = {}
     for item in items:
         groups.setdefault(change_layers(changes[item[0]]), []).append(item)
+    if heights_mm is not None:
+        groups = _joined(groups, changes, heights_mm, bed_mm, spacing_mm, max_per_plate)
     plates: list[Plate] = []
     for layers in sorted(groups, reverse=True):
-        shared = changes[groups[layers][0][0]]
+        shared = next(changes[item[0]] for item in groups[layers] if change_layers(changes[item[0]]) == layers)
         for plate in plan_evenly(groups[layers], bed_mm, spacing_mm, max_per_plate):
             plates.append(Plate(len(plates) + 1, plate.placements, shared))
     return plates
+
+
+def plan_built(
+    items: Sequence[tuple[str, str, float]], built: Mapping[str, BuiltPiece],
+    bed_mm: tuple[float, float] = DEFAULT_BED_MM,
+    spacing_mm: float = DEFAULT_SPACING_MM, max_per_plate: int | None = None,
+) -> list[Plate]:
+    """plan_by_changes for built pieces, with their changes and heights (what `dealer plate` and the kit lay out)."""
+    return plan_by_changes(items, {piece_id: piece.changes for piece_id, piece in built.items()}, bed_mm,
+                           spacing_mm, max_per_plate, {piece_id: piece.height_mm for piece_id, piece in built.items()})
+
+
+def _joined(
+    groups: dict[tuple[int, ...], list[tuple[str, str, float]]], changes: Mapping[str, tuple[ColourSwap, ...]],
+    heights_mm: Mapping[str, float], bed_mm: tuple[float, float], spacing_mm: float, max_per_plate: int | None,
+) -> dict[tuple[int, ...], list[tuple[str, str, float]]]:
+    """The groups after pieces moved into a group with more changes, as many as make the fewest plates, then
+    the fewest lone pieces, then the evenest plates. A piece may go where the changes begin with its own and
+    the first further change comes once it is printed whole (its highest point at or under that layer's
+    bottom), so the further changes colour nothing of it: plain leapers beside a horse-headed royal."""
+    groups = {layers: list(members) for layers, members in groups.items()}
+
+    def plates_for(members: list) -> int:
+        return len(plan_evenly(members, bed_mm, spacing_mm, max_per_plate)) if members else 0
+
+    def cost(longer: list, shorter: list) -> tuple[int, int, int]:
+        counts = [(len(members), plates_for(members)) for members in (longer, shorter) if members]
+        return (sum(plates for _, plates in counts), sum(size == 1 for size, _ in counts),
+                max(math.ceil(size / plates) for size, plates in counts))
+
+    for longer in sorted(groups, key=len, reverse=True):
+        for shorter in [layers for layers in groups if len(layers) < len(longer) and longer[:len(layers)] == layers]:
+            further = next(c for c in changes[groups[longer][0][0]] if c.layer == longer[len(shorter)])
+            printed_by = further.z_mm - further.layer_mm + 1e-3  # a micron over: the mesh is float32
+            fits = [item for item in groups[shorter] if heights_mm[item[0]] <= printed_by]
+            stays = [item for item in groups[shorter] if heights_mm[item[0]] > printed_by]
+            moved = min(range(len(fits) + 1), key=lambda k: (*cost(groups[longer] + fits[len(fits) - k:],
+                                                                   stays + fits[:len(fits) - k]), k))
+            groups[longer] += fits[len(fits) - moved:]
+            groups[shorter] = stays + fits[:len(fits) - moved]
+    return {layers: members for layers, members in groups.items() if members}
 
 
 def write_plates(
@@ -203,12 +247,11 @@ def write_plates(
     if not 1 <= copies <= MAX_COPIES:
         raise PlateError(f"copies {copies} is not allowed; use 1 to {MAX_COPIES}")
     built = dict(built) if built is not None else build_for_print(pieces, options)
-    changes = {piece_id: piece.changes for piece_id, piece in built.items()}
     items = [(piece.id, piece.code, built[piece.id].diameter_mm) for piece in pieces for _ in range(copies)]
     if one_colour:
         plates = plan_evenly(items, bed_mm, spacing_mm, max_per_plate)
     else:
-        plates = plan_by_changes(items, changes, bed_mm, spacing_mm, max_per_plate)
+        plates = plan_built(items, built, bed_mm, spacing_mm, max_per_plate)
     jobs = [(plate, {p.piece_id: (built[p.piece_id].vertices, built[p.piece_id].faces) for p in plate.placements})
             for plate in plates]
     paths = []
