@@ -63,7 +63,6 @@ class ShapeFeature(Enum):
     MITRE = "mitre"  # a mitre with a cut (diagonal riders)
     CORONET = "coronet"  # a coronet of points with a ball (queen-like riders)
     HORSE = "horse"  # a horse head ((1,2) leapers)
-    FINS = "fins"  # knight fins on the stem
     CROSS = "cross"  # a cross (inside a royal's crown)
 
 

@@ -2,7 +2,7 @@
 
 Targets (issue 30): all pieces at 50 mm built, written and validated in under 10 s on 2 cores, as
 `dealer pieces` does it (one process per core); the one-process pass below gives each piece's figures.
-Triangles: 96 meridians a turn (issue 30) make a median about 17k; printed for information.
+Triangles: 96 meridians a turn (issue 30) make a median about 13.5k (round stems); printed for information.
 Run: .venv/bin/python tests/benchmarks/bench_pieces.py [--square-mm 50] [--weight-pocket]
 """
 

@@ -1,5 +1,5 @@
 """The turned set: heights near FIDE's, top plates at most three quarters of the foot, sculpted heads,
-reserved silhouettes, collar bands that tell leaps, rule marks, pawn classes; nozzle-safe details
+reserved silhouettes, round stems with one collar that tells leaps, rule marks, pawn classes; nozzle-safe details
 measured on cross-sections of the built meshes, top faces on 0.2 mm layers, and no two pieces of a
 group alike both from the side and from above."""
 
@@ -24,7 +24,6 @@ from dealers_chess.pieces.model3d.shape import (
     Finial,
     Head,
     Mark,
-    Modality,
     PawnClass,
     Rim,
     Ring,
@@ -161,16 +160,68 @@ def test_one_collar_counts_the_leap_distances_in_notches_instead_of_a_stack_of_r
     notch = CrossSection.circle(0.25, 12).translate((0.0, -(radius - 0.7)))  # the middle notch, facing the owner
     solid_beside = CrossSection.circle(0.25, 12).translate((radius - 0.7, 0.0))
     assert (section ^ notch).area() < 1e-3 and (section ^ solid_beside).area() > 0.18
-    for piece in ALL:  # a pawn's rings tell its class; every other piece has one collar at most
+    for piece in ALL:  # a notch a leap distance; a pawn's one ring is its class
         spec = shape_of(piece)
-        assert spec.head is Head.BALL or collar_notches(spec) == (len(spec.rings) if len(spec.rings) > 1 else 0)
+        assert collar_notches(spec) == (len(spec.rings) if len(spec.rings) > 1 else 0), piece.id
+        assert piece.group is not Group.PAWN or len(spec.rings) == 1, piece.id
+
+
+def _bumps(points, low: float, high: float, prominence: float = 0.4) -> list[float]:
+    """The heights between low and high where the profile's radius has a maximum standing at least
+    `prominence` mm proud of the profile on either side of it (a collar, a rule's band)."""
+    r = np.array([p[0] for p in points])
+    found = []
+    for k in range(1, len(points) - 1):
+        if not (low < points[k][1] < high and r[k] >= r[k - 1] and r[k] > r[k + 1]):
+            continue
+        sides = []
+        for step in (-1, 1):
+            j, lowest = k + step, r[k]
+            while 0 <= j < len(r) and r[j] <= r[k]:
+                lowest, j = min(lowest, r[j]), j + step
+            sides.append(r[k] - lowest)
+        if min(sides) >= prominence:
+            found.append(points[k][1])
+    return found
+
+
+@shares_every_built_piece
+def test_a_stack_never_has_more_than_one_collar():
+    """Between the foot and the head a profile swells only at its one collar and at its rule bands: a Zebra's
+    three leap distances are three notches in one collar, a Berolina's class one round collar."""
+    for piece in ALL:
+        model = build_piece(piece)
+        low, high = model.profile.stem
+        bands = sum(band is not None for band in (model.profile.band, model.profile.notched_band))
+        swellings = _bumps(model.profile.points, low, high + 5.0 * model.size.scale)
+        assert bands == len(model.shape.marks) and len(swellings) - bands <= 1, (piece.id, swellings)
+
+
+def _section_radii(model, z: float) -> np.ndarray:
+    """The radii of the outline of a section through the body (not of the weight pocket inside it)."""
+    outlines = [np.hypot(*np.asarray(polygon).T) for polygon in model.solid.slice(z).to_polygons()]
+    return max(outlines, key=lambda radii: radii.max())
+
+
+@shares_every_built_piece
+def test_every_stem_is_round_all_the_way_round():
+    """No flutes, ribs or carved grooves: every section through the stem (off its rule bands) is a circle, to the
+    lathe's facets, on leapers, directional pieces, knight-leaping pawns and the King alike."""
+    for piece in ALL:
+        model = build_piece(piece)
+        low, high = model.profile.stem
+        bands = [band for band in (model.profile.band, model.profile.notched_band) if band is not None]
+        for z in np.linspace(low + 0.5, high - 0.3, 9):
+            if any(band[0] - 0.5 < z < band[1] + 0.5 for band in bands):
+                continue
+            radii = _section_radii(model, float(z))
+            assert radii.max() - radii.min() < 0.01, (piece.id, float(z))
 
 
 def test_the_kings_cross_the_queens_ball_and_the_bishops_open_mitre():
     king, queen, bishop = (build_piece(CATALOGUE.get(i)) for i in ("king", "queen", "bishop"))
     assert _height(king) - king.top_mm >= 19.8  # a cross pattee about 20 mm tall
     assert 2 * king.size.base_radius >= 0.4 * _height(king)  # the King's foot at least 40 % of its height
-    assert king.shape.corners == ()  # a smooth stem, no leaper's corners
     cross = king.solid.slice(king.top_mm + 15.0)  # through the arms, above the crown
     low_x, low_y, high_x, high_y = cross.bounds()
     assert high_x - low_x >= 12.0 and high_y - low_y >= 4.4
@@ -220,20 +271,6 @@ def test_the_collar_band_tells_leap_distance_by_rings_and_direction_by_their_pro
     assert shape_of(CATALOGUE.get("knight")).rings == (Ring.ROUND,)  # the horse shows its leap: its plate is the collar
 
 
-def test_a_leapers_stem_has_shallow_corners_where_it_leaps():
-    wazir, ferz, rook = (build_piece(CATALOGUE.get(i)) for i in ("wazir", "ferz", "rook"))
-    assert [a for a, _ in wazir.shape.corners] == [0.0, 90.0, 180.0, 270.0]
-    assert [a for a, _ in ferz.shape.corners] == [45.0, 135.0, 225.0, 315.0]
-    assert rook.shape.corners == ()
-    low, high = wazir.profile.stem
-    section = np.array([p for polygon in wazir.solid.slice(low + 0.55 * (high - low)).to_polygons() for p in polygon])
-    radii = np.hypot(section[:, 0], section[:, 1])
-    angles = np.degrees(np.arctan2(section[:, 1], section[:, 0])) % 360
-    proud = radii.max() - radii.min()
-    assert 0.5 <= proud <= 1.05  # at most about 1 mm proud of the round
-    assert min(abs((angles[radii.argmax()] - a + 180) % 360 - 180) for a in (0, 90, 180, 270)) < 6.0
-
-
 def test_pawns_are_slim_ball_headed_and_their_classes_read_apart():
     classes = {i: pawn_class(CATALOGUE.get(i).movement) for i in ("standard-pawn", "berolina-pawn", "silver-pawn",
                                                                   "korean-pawn", "piglet-pawn")}
@@ -245,7 +282,9 @@ def test_pawns_are_slim_ball_headed_and_their_classes_read_apart():
     low, high = standard.profile.stem
     waist = standard.solid.slice(high - 1.0).bounds()
     assert waist[2] - waist[0] <= 0.8 * standard.size.base_radius  # the waist at most 40 % of the foot
-    assert len(models["berolina-pawn"].shape.rings) == 2 and len(standard.shape.rings) == 1
+    # one collar each: flat for a straight stepper, round for a diagonal one and on a back-stepper's plinth
+    assert [models[i].shape.rings for i in ("standard-pawn", "berolina-pawn", "silver-pawn")] == [
+        (Ring.FLAT,), (Ring.ROUND,), (Ring.ROUND,)]
     silver = models["silver-pawn"]  # the plinth: a taller foot under the same top face
     assert silver.shape.plinth and silver.profile.stem[0] > standard.profile.stem[0] + 2.0
     views = {i: silhouettes(m) for i, m in models.items()}
@@ -254,40 +293,39 @@ def test_pawns_are_slim_ball_headed_and_their_classes_read_apart():
         assert unshared(views[a], views[b]) >= 0.05, (a, b)
 
 
-def test_ribs_stand_on_the_lower_third_where_a_pawn_moves():
-    standard = build_piece(CATALOGUE.get("standard-pawn"))
-    assert standard.shape.ribs == (((0, 1), Modality.MOVE),)  # it only captures diagonally: no rib there
-    low, high = standard.profile.stem
-    forward, back = [], []
-    for z in (low + 0.12 * (high - low), high - 2.0):
-        bounds = standard.solid.slice(z).bounds()
-        forward.append(bounds[3])
-        back.append(-bounds[1])
-    assert forward[0] > back[0] + 0.6  # the forward rib low on the stem
-    assert forward[1] == pytest.approx(back[1], abs=0.05)  # none high up
-
-
-def test_named_rules_are_pips_low_or_grooves_high_on_a_plain_band():
+def test_named_rules_are_pips_low_or_notches_high_on_a_plain_band():
     shapes = {i: shape_of(CATALOGUE.get(i)) for i in ("standard-pawn", "chicken-pawn", "mecklenbeck-pawn",
                                                       "consuls-pawn")}
-    assert [s.marks for s in shapes.values()] == [(), (Mark.PIPS,), (Mark.GROOVES,), (Mark.PIPS, Mark.GROOVES)]
+    assert [s.marks for s in shapes.values()] == [(), (Mark.PIPS,), (Mark.NOTCHES,), (Mark.PIPS, Mark.NOTCHES)]
     chicken = build_piece(CATALOGUE.get("chicken-pawn"))
     low, high, radius = chicken.profile.band
     pips = chicken.solid.slice((low + high) / 2 + 0.4)
     corners = np.array([p for polygon in pips.to_polygons() for p in polygon])
     assert np.hypot(corners[:, 0], corners[:, 1]).max() > radius + 0.8  # the pips stand proud of the band
+    consuls = build_piece(CATALOGUE.get("consuls-pawn"))
+    pip_band, notched = consuls.profile.band, consuls.profile.notched_band
+    assert pip_band is not None and notched is not None and pip_band[1] < notched[0]  # pips low, notches high
+    low, high, radius = notched
+    section = consuls.solid.slice(high - 1.5)
+    assert notched[2] >= _section_radii(consuls, low - 1.0).max() + 1.4  # the band stands 1.6 mm proud
+
+    def solid_at(angle_deg: float) -> bool:
+        probe = CrossSection.circle(0.2, 12).translate(
+            ((radius - 0.5) * math.cos(math.radians(angle_deg)), (radius - 0.5) * math.sin(math.radians(angle_deg))))
+        return (section ^ probe).area() > 0.1
+
+    assert not any(solid_at(-90.0 + 45.0 * k) for k in range(8))  # eight notches, one facing the owner
+    assert all(solid_at(-90.0 + 22.5 + 45.0 * k) for k in range(8))
 
 
-def test_knight_cues_without_a_horse_are_carved_into_the_stem():
-    horse_pawn = build_piece(CATALOGUE.get("horse-pawn"))  # ffN: its two forward knight leaps
-    assert horse_pawn.shape.grooves == ((-1, 2), (1, 2)) and horse_pawn.shape.finial is Finial.NONE
-    low, high = horse_pawn.profile.stem
-    section = np.array([p for polygon in horse_pawn.solid.slice(high - 3.5).to_polygons() for p in polygon])
-    radii, angles = np.hypot(section[:, 0], section[:, 1]), np.degrees(np.arctan2(section[:, 1], section[:, 0]))
-    groove = math.degrees(math.atan2(2, 1))
-    near = np.abs(angles - groove) < 2.0
-    assert radii[near].min() < radii.max() - 0.6  # a groove 1 mm deep where the leap goes
-    assert shape_of(CATALOGUE.get("lance-pawn")).grooves == ((-2, 1), (-1, 2), (1, 2), (2, 1))
+def test_a_knight_leap_without_a_horse_is_counted_on_the_collar():
+    """Where the diagram leaves the horse no room (the Lion), the (1,2) leap shows as any other leap: the collar
+    takes the oblique leap's sharp edge and a notch for its distance; nothing is carved in the stem."""
+    from dealers_chess.pieces.model3d.body import collar_notches
+
+    lion = build_piece(CATALOGUE.get("lion"))
+    assert lion.shape.finial is Finial.NONE and shape_of(CATALOGUE.get("lion")).finial is Finial.HORSE
+    assert lion.shape.rings == (Ring.FULL, Ring.POINTED) and collar_notches(lion.shape) == 2
 
 
 def test_the_diagram_identifies_a_piece_within_its_family():

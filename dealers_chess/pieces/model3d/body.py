@@ -3,10 +3,9 @@ foot (a disc, a bead and a cove), a concave stem, one collar band, a neck and a 
 plate the diagram stands on.
 
 Sizes by group, heights on a few shared levels by power band (levels.py: royals and the Queen highest,
-leapers, then riders' heads and pawns, horses lowest under their heads); the
-stem's shallow corners, a pawn's ribs and carved knight grooves as offsets of the turned radius
-(profile.lathe), at most RELIEF_MM proud, blending into the round. Where the profile widens going up
-it rises at most 40 degrees from vertical; the top face sits on a 0.2 mm layer boundary.
+leapers, then riders' heads and pawns, horses lowest under their heads). The stem is round all the way
+round: what a piece shows besides its head is on its one collar and its rule bands. Where the profile
+widens going up it rises at most 40 degrees from vertical; the top face sits on a 0.2 mm layer boundary.
 """
 
 from __future__ import annotations
@@ -19,16 +18,14 @@ from manifold3d import Manifold
 
 from dealers_chess.pieces.catalogue import Group
 from dealers_chess.pieces.model3d.levels import LAYER_MM, band_of, on_layer, top_face_mm
-from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, Corner, Point, lathe, refined_angles, rounded
-from dealers_chess.pieces.model3d.shape import Head, Mark, Modality, Ring, ShapeSpec
+from dealers_chess.pieces.model3d.profile import MAX_FLARE, Corner, Point, lathe, rounded
+from dealers_chess.pieces.model3d.shape import Head, Mark, Ring, ShapeSpec
 
 CHAMFER_MM = (0.5, 0.6)  # the bottom edge's chamfer against elephant's foot: 0.5 in over 0.6 up (40 degrees)
 PLATE_SHARE = 0.75  # the top plate's radius as a share of the foot's, at most
 MAX_BASE_SHARE = 0.96  # a piece whose diagram needs it grows its foot up to this share of the square
 PLINTH_SQUARES = 0.048  # how much taller a pawn's foot is when it may step back or sideways
-FLUTE_MM, RIB_MM, GROOVE_MM = 0.9, 1.1, 1.0  # at 50 mm squares: stem corners, pawn ribs, knight grooves
-STEP_MM = 1.6  # the stem's rings at most this far apart (its curve strays less than 0.01 mm from the chords;
-# the lathe adds rings where the corners, ribs and grooves grow or fade)
+STEP_MM = 1.6  # the stem's rings at most this far apart (its curve strays less than 0.01 mm from the chords)
 BASES = {Group.ROYAL: 0.76, Group.PIECE: 0.72, Group.PAWN: 0.60, Group.SPEAR: 0.64}  # foot diameter / square
 
 
@@ -75,10 +72,10 @@ class Turned:
     """A body's profile and where its parts stand."""
 
     points: list[Point]
-    stem: tuple[float, float]  # bottom and top of the stem (where corners, ribs and grooves run)
+    stem: tuple[float, float]  # bottom and top of the stem
     band: tuple[float, float, float] | None  # the pips' band: bottom, top and radius
     neck_radius: float  # the stem's radius under the head (a finial or horse may start inside it)
-    upper_band: float | None = None  # where the grooved band starts (the stem's offsets end below it)
+    notched_band: tuple[float, float, float] | None = None  # the promotion rule's band: bottom, top and radius
     collar: tuple[float, float, float] | None = None  # a notched collar's bottom, top and radius
 
 
@@ -102,14 +99,14 @@ def turned(size: BodySize, spec: ShapeSpec) -> Turned:
     rb, s = size.base_radius, size.scale
     foot, z = _foot(rb, s, spec.plinth)
     stem_top = size.height - _head_height(size, spec) - _rings_height(size, spec)
-    stem, band, upper = _stem(z, stem_top, STEM_BOTTOM * rb, _stem_top(spec) * rb, s, spec)
+    stem, band, notched = _stem(z, stem_top, STEM_BOTTOM * rb, _stem_top(spec) * rb, s, spec)
     corners = [*foot, *stem]
     collar_low = corners[-1].z
     for ring in _collar_band(rb, s, spec):
         corners = _joined(corners, ring(corners[-1].r, corners[-1].z), 0.6 * s)
-    collar = (collar_low, corners[-1].z, RING_SHARES[0] * rb) if collar_notches(spec) else None
+    collar = (collar_low, corners[-1].z, COLLAR_SHARE * rb) if collar_notches(spec) else None
     corners = _joined(corners, _head(size, spec)(corners[-1].r, corners[-1].z), 0.3 * s)
-    return Turned(rounded(corners), (z, stem_top), band, _stem_top(spec) * rb, upper, collar)
+    return Turned(rounded(corners), (z, stem_top), band, _stem_top(spec) * rb, notched, collar)
 
 
 def _joined(corners: list[Corner], more: list[Corner], round_mm: float) -> list[Corner]:
@@ -150,62 +147,61 @@ def _foot(rb: float, s: float, plinth: bool) -> tuple[list[Corner], float]:
 
 def _stem(
     z0: float, z1: float, r0: float, r1: float, s: float, spec: ShapeSpec,
-) -> tuple[list[Corner], tuple | None, float | None]:
-    """The concave stem from (r0, z0) to (r1, z1), points close enough for the lathe's offsets to follow;
-    a band of pips low on it for a rule of what the piece does, a grooved band high on it for a rule
-    of promotion. Returns the corners, the pips' band (bottom, top, radius) and the grooved band's bottom."""
+) -> tuple[list[Corner], tuple[float, float, float] | None, tuple[float, float, float] | None]:
+    """The concave stem from (r0, z0) to (r1, z1); a plain band low on it for a rule of what the piece does
+    (pips stand round it), another high on it for a rule of promotion (notches are cut round it). Returns the
+    corners and each band's (bottom, top, radius), None where it has none."""
     def radius(z: float) -> float:  # concave: quickly narrower above the foot, nearly straight under the collar
         t = (z - z0) / max(1e-9, z1 - z0)
         return r1 + (r0 - r1) * (1 - t) ** 2.2
 
     zs = list(np.linspace(z0, z1, max(3, math.ceil((z1 - z0) / STEP_MM) + 1)))[1:]
-    bands: list[list[Corner]] = []
+    bands: dict[Mark, list[Corner]] = {}
     if Mark.PIPS in spec.marks:
         low = z0 + 2.0 * s
-        bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=False))
-    if Mark.GROOVES in spec.marks:
-        trial = _band(0.0, 1.0 * s, lambda z: 0.0, s, grooved=True)
-        low = z1 - 1.4 * s - trial[-1].z
-        bands.append(_band(low, radius(low) + 1.0 * s, radius, s, grooved=True))
-    if (any(band[0].z < z0 + 0.5 * s or band[-1].z > z1 - 0.8 * s for band in bands)
-            or (len(bands) == 2 and bands[0][-1].z > bands[1][0].z)):
-        bands = []  # no room on a short stem
+        bands[Mark.PIPS] = _band(low, radius(low) + BAND_PROUD_MM[Mark.PIPS] * s, radius, s)
+    if Mark.NOTCHES in spec.marks:
+        proud = BAND_PROUD_MM[Mark.NOTCHES] * s
+        low = z1 - NOTCHED_BAND_GAP_MM * s - _band(0.0, proud, lambda z: 0.0, s)[-1].z
+        bands[Mark.NOTCHES] = _band(low, radius(low) + proud, radius, s)
+    ordered = sorted(bands.values(), key=lambda band: band[0].z)
+    if (any(band[0].z < z0 + 0.5 * s or band[-1].z > z1 - 0.8 * s for band in ordered)
+            or any(low[-1].z > high[0].z for low, high in zip(ordered, ordered[1:], strict=False))):
+        bands, ordered = {}, []  # no room on a short stem
     corners: list[Corner] = []
-    for band in bands:
+    for band in ordered:
         corners += [Corner(radius(z), z) for z in zs if (corners[-1].z if corners else z0) < z < band[0].z]
         corners += band
     corners += [Corner(radius(z), z) for z in zs if z > (corners[-1].z if corners else z0)]
-    pips = bands[0] if bands and Mark.PIPS in spec.marks else None
-    grooved = bands[-1] if bands and Mark.GROOVES in spec.marks else None
-    return corners, (pips[0].z, pips[-1].z, pips[1].r) if pips else None, grooved[0].z if grooved else None
+    return corners, _extent(bands.get(Mark.PIPS)), _extent(bands.get(Mark.NOTCHES))
 
 
-def _band(low: float, r: float, radius, s: float, grooved: bool) -> list[Corner]:
-    """A plain band from height low: a 40-degree underside, room for a ring of pips or three grooves,
+NOTCHED_BAND_GAP_MM = 3.0  # the promotion band's top this far under the stem's top, at 50 mm squares
+# how far a rule's band stands proud of the stem, at 50 mm squares (pips stand 1 mm further; notches cut 1 mm in)
+BAND_PROUD_MM = {Mark.PIPS: 1.0, Mark.NOTCHES: 1.6}
+
+
+def _extent(band: list[Corner] | None) -> tuple[float, float, float] | None:
+    """A band's bottom, top and radius."""
+    return (band[0].z, band[-1].z, band[1].r) if band else None
+
+
+def _band(low: float, r: float, radius, s: float) -> list[Corner]:
+    """A plain band from height low: a 40-degree underside, a face 3 mm tall for a ring of pips or notches,
     and its top back to the stem."""
-    rise = (r - radius(low)) / MAX_FLARE
-    z = low + rise
-    corners = [Corner(radius(low), low, 0.3 * s), Corner(r, z, 0.3 * s)]
-    if grooved:
-        depth = 0.75 * s
-        for _ in range(3):
-            corners += [Corner(r, z + 0.5 * s), Corner(r - depth, z + 1.0 * s),
-                        Corner(r, z + 1.0 * s + depth / MAX_FLARE + 0.05)]
-            z = corners[-1].z
-    else:
-        z += 3.0 * s
-        corners.append(Corner(r, z))
-    top = z + 0.6 * s
+    z = low + (r - radius(low)) / MAX_FLARE
+    corners = [Corner(radius(low), low, 0.3 * s), Corner(r, z, 0.3 * s), Corner(r, z + 3.0 * s)]
+    top = z + 3.6 * s
     return [*corners, Corner(r, top, 0.35 * s), Corner(radius(top + 0.6 * s) + 0.05, top + 0.6 * s, 0.2 * s)]
 
 
-RING_SHARES = (0.66, 0.60, 0.54)  # the collar band's rings' radii as shares of the foot's, bottom up
+COLLAR_SHARE, PAWN_COLLAR_SHARE = 0.66, 0.56  # the one collar's radius as a share of the foot's
 
 
 def collar_notches(spec: ShapeSpec) -> int:
-    """How many notches a piece's one collar carries: a leaper's leap distances (pawns keep their rings, which
-    tell their classes apart; one distance is the plain collar every turned piece has)."""
-    return len(spec.rings) if spec.head is not Head.BALL and len(spec.rings) > 1 else 0
+    """How many notches a piece's one collar carries: its leap distances (one distance, a pawn's class or a
+    rider's collar is the plain collar every turned piece has)."""
+    return len(spec.rings) if len(spec.rings) > 1 else 0
 
 
 def _principal_ring(spec: ShapeSpec) -> Ring:
@@ -215,19 +211,12 @@ def _principal_ring(spec: ShapeSpec) -> Ring:
 
 
 def _collar_band(rb: float, s: float, spec: ShapeSpec) -> list:
-    """The collar band, bottom up: each ring as a function of the radius and height it starts from."""
+    """The one collar (none under a horse: its top plate is its collar), as a function of the radius and height
+    it starts from."""
     if spec.head is Head.LOW and spec.rings == (Ring.ROUND,):
         return []  # a horse's top plate is its collar
-    shares = (0.56, 0.50) if spec.head is Head.BALL else RING_SHARES
-    out = []
-    neck = _neck(spec) * rb
-    rings = spec.rings if spec.head is Head.BALL or len(spec.rings) < 2 else (_principal_ring(spec),)
-    for index, ring in enumerate(rings):
-        outer = shares[min(index, len(shares) - 1)] * rb
-        if ring is Ring.THIN:
-            outer = neck + 0.45 * (outer - neck)
-        out.append(_ring_function(ring, outer, neck, s))
-    return out
+    outer = (PAWN_COLLAR_SHARE if spec.head is Head.BALL else COLLAR_SHARE) * rb
+    return [_ring_function(_principal_ring(spec), outer, _neck(spec) * rb, s)]
 
 
 def _ring_function(ring: Ring, outer: float, neck: float, s: float):
@@ -242,9 +231,8 @@ def _ring_function(ring: Ring, outer: float, neck: float, s: float):
                     Corner(neck, z_out + 2.4 * s, 0.3 * s)]
         elif ring is Ring.POINTED:
             edge = [Corner(outer, z_out, 0.12 * s), Corner(neck, z_out + 1.5 * s, 0.3 * s)]
-        else:  # ROUND or THIN: a bead
-            edge = [Corner(outer, z_out, 0.9 * s if ring is Ring.ROUND else 0.5 * s),
-                    Corner(neck, z_out + (1.9 if ring is Ring.ROUND else 1.4) * s, 0.3 * s)]
+        else:  # ROUND: a bead
+            edge = [Corner(outer, z_out, 0.9 * s), Corner(neck, z_out + 1.9 * s, 0.3 * s)]
         return [*edge, Corner(neck, edge[-1].z + 0.8 * s)]
 
     return corners
@@ -331,81 +319,8 @@ def _ball_geometry(size: BodySize) -> tuple[float, float]:
 
 
 def body(size: BodySize, spec: ShapeSpec, shape: Turned | None = None) -> Manifold:
-    """The turned body, its stem modulated where the piece's corners, ribs and grooves go."""
-    shape = shape or turned(size, spec)
-    meridians = refined_angles(_narrow_bumps(spec), max(SEGMENTS, 4 * len(spec.corners)))
-    return lathe(shape.points, _modulation(size, spec, shape, np.degrees(meridians)), meridians)
-
-
-FLUTE_SHARE, RIB_HALF_DEG, GROOVE_HALF_DEG = 0.55, 9.0, 6.0  # a corner's half width (share of the corners'
-# spacing), a rib's and a groove's (degrees)
-
-
-def _flute_half(spec: ShapeSpec) -> float:
-    return 360.0 / max(4, len(spec.corners)) * FLUTE_SHARE
-
-
-def _narrow_bumps(spec: ShapeSpec) -> list[tuple[float, float]]:
-    """The (centre, half width) in degrees of the offsets too narrow for the lathe's even meridians: ribs and
-    grooves (a stem's corners get even meridians, four a corner at least)."""
-    bumps = [(_degrees(v), RIB_HALF_DEG) for v, _ in spec.ribs]
-    return bumps + [(_degrees(v), GROOVE_HALF_DEG) for v in spec.grooves]
-
-
-def _modulation(size: BodySize, spec: ShapeSpec, shape: Turned, angles: np.ndarray):
-    """The stem's offsets by height at the given meridians (degrees): shallow corners where a leaper leaps
-    (the middle of the stem), ribs on the lower third where a directional piece moves, knight grooves carved
-    high."""
-    if not (spec.corners or spec.ribs or spec.grooves):
-        return None
-    s = size.scale
-    low = shape.band[1] + 1.2 * s if shape.band else shape.stem[0]  # above the pips' band
-    low, high = low + 0.5 * s, (shape.upper_band if shape.upper_band is not None else shape.stem[1]) - 0.8 * s
-    flutes = _bumps(angles, spec.corners, _flute_half(spec)) if spec.corners else None
-    ribs = [(_bumps(angles, [(_degrees(v), 1.0)], RIB_HALF_DEG), modality) for v, modality in spec.ribs]
-    grooves = _bumps(angles, [(_degrees(v), 1.0) for v in spec.grooves], GROOVE_HALF_DEG) if spec.grooves else None
-    span = high - low
-
-    def window(z: float, start: float, end: float, rise_mm: float) -> float:
-        return _window(z, low + start * span, low + end * span, rise_mm * s)
-
-    def offsets(z: float) -> np.ndarray | None:
-        if not low < z < high:
-            return None
-        out = np.zeros(len(angles))
-        if flutes is not None:
-            out += FLUTE_MM * s * window(z, 0.22, 0.86, 3.0) * flutes
-        for rib, modality in ribs:
-            out += RIB_MM * s * window(z, 0.0, 0.34 if modality is Modality.BOTH else 0.22, 2.5) * rib
-        if grooves is not None:
-            out -= GROOVE_MM * s * window(z, 0.35, 0.97, 2.0) * grooves
-        return out if np.any(out) else None
-
-    return offsets
-
-
-def _degrees(vector: tuple[int, int]) -> float:
-    return math.degrees(math.atan2(vector[1], vector[0])) % 360.0
-
-
-def _bumps(angles: np.ndarray, corners, width_deg: float) -> np.ndarray:
-    """Smooth bumps (1 at each corner, times its reach) of half width width_deg around the given angles."""
-    out = np.zeros_like(angles)
-    for angle, reach in corners:
-        delta = np.abs((angles - angle + 180.0) % 360.0 - 180.0)
-        bump = np.where(delta < width_deg, np.cos(np.pi / 2 * delta / width_deg) ** 2, 0.0)
-        out = np.maximum(out, reach * bump)
-    return out
-
-
-def _window(z: float, start: float, end: float, rise: float) -> float:
-    """0 outside start..end, 1 inside, rising and falling smoothly over `rise` (mm): where an offset
-    grows going up it grows at most about 35 degrees."""
-    if z <= start or z >= end:
-        return 0.0
-    up = min(1.0, (z - start) / rise)
-    down = min(1.0, (end - z) / rise)
-    return math.sin(math.pi / 2 * min(up, down)) ** 2
+    """The turned body: its profile lathed, round all the way round."""
+    return lathe((shape or turned(size, spec)).points)
 
 
 __all__ = ["BASES", "BodySize", "LAYER_MM", "MAX_BASE_SHARE", "PLATE_SHARE", "Turned", "body", "body_size",

@@ -1,6 +1,7 @@
 """Parametric 3D pieces: a turned body by group and power band, its head and finial by the shape
-language, the movement diagram in relief on the top plate, a forward notch, named rules' pips or
-grooves, and the code debossed (mirrored) under the base beside a pocket for two stacked washers.
+language, the movement diagram in relief on the top plate, a forward notch, a notch a leap distance in the
+collar, named rules' pips or notches, and the code debossed (mirrored) under the base beside a pocket for
+two stacked washers.
 
 Pure geometry with manifold3d; nothing here writes files (printing/solids/stl.py and printing/solids/threemf.py do).
 """
@@ -364,7 +365,7 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
     if pocket:
         other_cuts.append(_pocket(pocket))
     notch, code_cut = _notch(size, spec.head), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
-    other_cuts += _collar_notches(profile, collar_notches(spec), s)
+    other_cuts += _collar_notches(profile, collar_notches(spec), s) + _band_notches(profile, s)
     # the small operands joined among themselves first, so the many-triangled turned body meets a boolean
     # twice, not once for each of them (manifold3d's batch added each to the body: twice the time)
     attached = Manifold.batch_boolean([*shape[1:], relief], OpType.Add)
@@ -390,15 +391,31 @@ COLLAR_NOTCH_MM = (1.2, 1.0)  # a collar notch's width and depth at 50 mm square
 COLLAR_NOTCH_DEG = 22.0  # notches this far apart round the collar, centred on the owner's side (-y)
 
 
+BAND_NOTCHES = 8  # round a promotion rule's band, one facing each way a king steps
+
+
 def _collar_notches(profile: Turned, count: int, scale: float) -> list[Manifold]:
     """Vertical slots through the collar's edge, one a leap distance, facing the piece's owner."""
     if not count or profile.collar is None:
         return []
-    low, high, radius = profile.collar
+    first = -90.0 - COLLAR_NOTCH_DEG * (count - 1) / 2
+    return _slots(profile.collar, [first + k * COLLAR_NOTCH_DEG for k in range(count)], scale)
+
+
+def _band_notches(profile: Turned, scale: float) -> list[Manifold]:
+    """Vertical slots all round a promotion rule's band (the same slots as the collar's)."""
+    if profile.notched_band is None:
+        return []
+    return _slots(profile.notched_band, [-90.0 + k * 360.0 / BAND_NOTCHES for k in range(BAND_NOTCHES)], scale)
+
+
+def _slots(extent: tuple[float, float, float], angles_deg: list[float], scale: float) -> list[Manifold]:
+    """Vertical slots COLLAR_NOTCH_MM wide and deep through the edge of a ring (bottom, top, radius), at these
+    angles (degrees from +x)."""
+    low, high, radius = extent
     width, depth = (v * scale for v in COLLAR_NOTCH_MM)
     slot = Manifold.cube((depth + 2.0, width, high - low + 2.0)).translate((radius - depth, -width / 2, low - 1.0))
-    first = -90.0 - COLLAR_NOTCH_DEG * (count - 1) / 2
-    return [slot.rotate((0, 0, first + k * COLLAR_NOTCH_DEG)) for k in range(count)]
+    return [slot.rotate((0, 0, angle)) for angle in angles_deg]
 
 
 def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
@@ -450,7 +467,7 @@ def _extrude(section: CrossSection, z_mm: float, height_mm: float) -> Manifold:
 def _notch(size: BodySize, head: Head) -> Manifold:
     """A V notch in the top plate's rim at the front (+y), the same place on every piece but pawns: on a
     pawn's ball, seen from the other side of the board, it reads as a mouth under the diagram's two capture
-    squares (a pawn says forward by its diagram and the ribs on its stem). None: an empty solid."""
+    squares (a pawn says forward by its diagram). None: an empty solid."""
     if head is Head.BALL:
         return Manifold()
     r = size.plate_radius

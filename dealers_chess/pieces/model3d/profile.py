@@ -1,6 +1,5 @@
 """Turned profiles: corners (radius, height) rounded into one tangent-continuous curve, and the lathe
-that turns a profile into a solid of SEGMENTS sides (more where a stem's corners, ribs or grooves need
-finer steps round), its radius modulated by angle where the stem shows them.
+that turns a profile into a solid of SEGMENTS sides.
 
 A profile runs from the axis at its bottom, out along the bed, up the outside and back to the axis at
 its top. Where it widens going up it rises at most 40 degrees from vertical (MAX_FLARE), so it prints
@@ -10,7 +9,7 @@ without supports; `overhangs` lists the places that do not.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,10 +18,7 @@ from manifold3d import Manifold, Mesh
 MAX_FLARE = math.tan(math.radians(40))  # widening per mm of height, 40 degrees from vertical
 SEGMENTS = 96  # sides a turn: at a 20 mm radius a facet is 0.011 mm deep, a twentieth of a layer
 TOLERANCE_MM = 0.05  # how far an arc's chords may stray from the arc
-MODULATION_STEP_MM = 0.4  # where a modulation grows or fades, rings this far apart
 Point = tuple[float, float]
-# radial offsets (mm) over the lathe's angles at a height: the stem's corners, ribs and grooves
-Modulation = Callable[[float], "np.ndarray | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,19 +103,16 @@ def overhangs(points: Sequence[Point], limit: float = MAX_FLARE) -> list[tuple[P
     return bad
 
 
-def lathe(points: Sequence[Point], modulation: Modulation | None = None, angles: np.ndarray | None = None) -> Manifold:
-    """The profile turned about the z axis: a closed solid, its first and last points on the axis. `angles`
-    (radians, increasing, in [0, 2 pi)) are its meridians, SEGMENTS evenly spaced unless given; where
-    `modulation(z)` gives offsets, each ring's radius at the k-th angle grows by the k-th, and rings are
-    added MODULATION_STEP_MM apart where the offsets change."""
-    angles = np.linspace(0.0, 2 * math.pi, SEGMENTS, endpoint=False) if angles is None else angles
-    segments = len(angles)
-    rings = _modulated_rings(points[1:-1], modulation, segments)
-    radii = np.array([r for r, _, _ in rings])[:, None] + np.array([offsets for _, _, offsets in rings])
-    heights = np.repeat([z for _, z, _ in rings], segments)
+def lathe(points: Sequence[Point]) -> Manifold:
+    """The profile turned about the z axis in SEGMENTS meridians: a closed solid, its first and last points on
+    the axis."""
+    angles = np.linspace(0.0, 2 * math.pi, SEGMENTS, endpoint=False)
+    rings = np.asarray(points[1:-1], dtype=np.float64)
+    n, count = SEGMENTS, len(rings)
+    radii = np.repeat(rings[:, :1], n, axis=1)
+    heights = np.repeat(rings[:, 1], n)
     walls = np.column_stack([(radii * np.cos(angles)).ravel(), (radii * np.sin(angles)).ravel(), heights])
     vertices = [np.array([[0.0, 0.0, points[0][1]]]), walls, np.array([[0.0, 0.0, points[-1][1]]])]
-    n, count = segments, len(rings)
     k = np.arange(n)
     k1 = (k + 1) % n
     triangles = [np.column_stack([np.zeros(n, dtype=np.int64), 1 + k1, 1 + k])]  # the bottom, seen from below
@@ -132,28 +125,6 @@ def lathe(points: Sequence[Point], modulation: Modulation | None = None, angles:
     mesh = Mesh(vert_properties=np.concatenate(vertices).astype(np.float32),
                 tri_verts=np.concatenate(triangles).astype(np.uint32))
     return Manifold(mesh)
-
-
-def _modulated_rings(
-    points: Sequence[Point], modulation: Modulation | None, segments: int,
-) -> list[tuple[float, float, np.ndarray]]:
-    """(r, z, offsets) of every ring: the profile's points, and where the offsets change between two of
-    them (sampled every MODULATION_STEP_MM), rings that far apart on the chord between them."""
-    def offsets_at(z: float) -> np.ndarray:
-        found = modulation(z) if modulation is not None else None
-        return found if found is not None else np.zeros(segments)
-
-    rings: list[tuple[float, float, np.ndarray]] = []
-    for r, z in points:
-        if rings and modulation is not None:
-            r0, z0, before = rings[-1]
-            steps = math.ceil(abs(z - z0) / MODULATION_STEP_MM)
-            between = [(r0 + (r - r0) * k / steps, z0 + (z - z0) * k / steps) for k in range(1, steps)]
-            samples = [(rk, zk, offsets_at(zk)) for rk, zk in between]
-            if any(np.abs(o - before).max() > 1e-3 for _, _, o in samples):
-                rings += samples
-        rings.append((r, z, offsets_at(z)))
-    return rings
 
 
 def radius_at(points: Sequence[Point], z: float) -> float:
@@ -173,19 +144,4 @@ def widest_between(points: Sequence[Point], z_low: float, z_high: float) -> floa
     return max([*inside, radius_at(points, z_low), radius_at(points, z_high)])
 
 
-def refined_angles(bumps: Sequence[tuple[float, float]], segments: int = SEGMENTS) -> np.ndarray:
-    """Meridians (radians, increasing): `segments` evenly spaced, and within each (centre, half width)
-    bump (degrees) four steps a side, evenly spaced meridians too close to those left out."""
-    fine = [np.radians(centre + half * np.linspace(-1.0, 1.0, 9)) for centre, half in bumps]
-    base = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
-    if not fine:
-        return base
-    added = np.unique(np.round(np.mod(np.concatenate(fine), 2 * math.pi), 9))
-    gaps = np.abs((base[:, None] - added[None, :] + math.pi) % (2 * math.pi) - math.pi).min(axis=1)
-    spacing = min(half for _, half in bumps) / 4
-    kept = base[gaps > math.radians(spacing) / 2]
-    return np.unique(np.concatenate([kept, added]))
-
-
-__all__ = ["Corner", "MAX_FLARE", "SEGMENTS", "lathe", "overhangs", "radius_at", "refined_angles", "rounded",
-           "widest_between"]
+__all__ = ["Corner", "MAX_FLARE", "SEGMENTS", "lathe", "overhangs", "radius_at", "rounded", "widest_between"]

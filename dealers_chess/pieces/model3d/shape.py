@@ -2,11 +2,10 @@
 
 The side tells the families apart, the top diagram tells the pieces of a family apart. Silhouettes
 are reserved: crenellations only for orthogonal riders, a mitre only for diagonal riders, a ball
-only for riders both ways, a cross only for the King, a horse head for (1,2) leapers. A leaper's
-collar band tells its leaps (one ring per distance, the ring's profile their direction), its stem
-carries shallow corners where the leaps go; pawns wear a ball cut flat, their class told by their
-collars and foot. Named rules are pips or grooves on a plain band. A catalogue `shape` list
-overrides the head.
+only for riders both ways, a cross only for the King, a horse head for (1,2) leapers. Stems are
+round: a leaper's one collar tells its leaps (its profile their direction, a notch a distance); pawns
+wear a ball cut flat, their class told by their collar and foot. Named rules are pips or notches on a
+plain band. A catalogue `shape` list overrides the head.
 """
 
 from __future__ import annotations
@@ -58,10 +57,10 @@ class Ring(Enum):
 
 
 class Mark(Enum):
-    """A named rule on the plain band of the lower stem."""
+    """A named rule: a plain band on the stem carrying it."""
 
-    PIPS = "pips"  # a rule of what the piece does
-    GROOVES = "grooves"  # a rule of promotion
+    PIPS = "pips"  # a rule of what the piece does: a band low on the stem, a ring of pips round it
+    NOTCHES = "notches"  # a rule of promotion: a band higher up, notched all round
 
 
 class Angle(Enum):
@@ -83,16 +82,14 @@ class Modality(Enum):
 class PawnClass(Enum):
     """What a pawn's side tells: how it steps without capturing."""
 
-    STRAIGHT = "straight"  # one collar
-    DIAGONAL = "diagonal"  # two collars
-    BACK = "back"  # it may step back or sideways: a plinth (with its collars)
+    STRAIGHT = "straight"  # a flat collar
+    DIAGONAL = "diagonal"  # a round collar
+    BACK = "back"  # it may step back or sideways: a plinth (with a round collar)
 
 
 PROMOTION_RULES = frozenset({Rule.PROMOTES_ON_PAWN_ROW, Rule.PROMOTES_TO_CAPTURED, Rule.PROMOTES,
                              Rule.DOUBLE_STEP_TO_PROMOTE, Rule.NO_PROMOTION})
 KNIGHT_LEAP = (1, 2)
-FOUR_GROOVES = ((-1, -2), (-1, 2), (1, -2), (1, 2))
-STEP_CORNER = 0.8  # how far a stem's corner for a single step reaches, as a share of a longer leap's
 RING_DISTANCES = 3  # leaps of distance 1, 2 and 3 or more each have their ring
 LONGEST_REACH = 5.0  # reaches beyond 5 squares stand as tall as 5
 
@@ -105,14 +102,10 @@ class ShapeSpec:
     rim: Rim = Rim.PLAIN
     finial: Finial = Finial.NONE
     horse_mitre: bool = False  # a small mitre on the horse's poll (Archbishop, Unicorn)
-    rings: tuple[Ring, ...] = (Ring.ROUND,)  # the collar band, bottom up (1 to 3)
-    marks: tuple[Mark, ...] = ()  # named rules on the plain band
-    # carved grooves on the upper stem where the knight leaps go (no horse head to say it)
-    grooves: tuple[tuple[int, int], ...] = ()
-    # a directional piece's compass directions on the lower third, with what it may do there
-    ribs: tuple[tuple[tuple[int, int], Modality], ...] = ()
-    # a leaper's stem's shallow corners (degrees, reach): where its leaps go; () = round
-    corners: tuple[tuple[float, float], ...] = ()
+    # a ring a leap distance, bottom up (1 to 3): the one collar wears the farthest's profile and a notch a
+    # distance; a pawn's one ring is its class
+    rings: tuple[Ring, ...] = (Ring.ROUND,)
+    marks: tuple[Mark, ...] = ()  # named rules, each on its plain band
     plinth: bool = False  # a pawn that may step back or sideways stands on a taller foot
     reach: float = 0.0  # the longest leap's length in squares (a leaper's height), 0 for riders
     rider: bool = False  # slides without limit (riders stand taller)
@@ -159,13 +152,11 @@ def shape_of(piece: PieceDef) -> ShapeSpec:
     rim = (Rim.CROWN if royal else Rim.CORONET if ShapeFeature.CORONET in features
            else Rim.TOWER if ShapeFeature.TOWER in features else Rim.PLAIN)
     head = Head.BALL if pawn else Head.LOW if horse else Head.TOWER if rim is Rim.TOWER else Head.PLAIN
-    grooves = _groove_vectors(movement) if ShapeFeature.FINS in features or (knight and not horse) else ()
     return ShapeSpec(
         head=head, rim=rim, finial=finial,
         horse_mitre=horse and ShapeFeature.MITRE in features,
-        rings=_pawn_rings(movement) if pawn else _rings(movement, horse, bool(riders)),
-        marks=_marks(piece.rules), grooves=grooves, ribs=_ribs(movement),
-        corners=() if pawn or riders or finial is Finial.CROSS else _corners(movement, skip_knight=horse),
+        rings=_pawn_rings(movement) if pawn else _rings(movement, horse),
+        marks=_marks(piece.rules),
         plinth=pawn and pawn_class(movement) is PawnClass.BACK,
         reach=0.0 if riders else _reach(movement), rider=bool(riders),
     )
@@ -205,7 +196,7 @@ def king_like(piece: PieceDef) -> bool:
     return leaps == {((0, 1), Modality.BOTH), ((1, 1), Modality.BOTH)}
 
 
-def _rings(movement: Movement, horse_shown: bool, rider: bool) -> tuple[Ring, ...]:
+def _rings(movement: Movement, horse_shown: bool) -> tuple[Ring, ...]:
     """One ring a leap distance up to the longest (3 for 3 or more), each profiled by the directions
     of that distance's leaps (and of a limited slide's stops); a rider's one round collar; a (1,2)
     leap the horse shows has no ring."""
@@ -245,21 +236,18 @@ def pawn_class(movement: Movement) -> PawnClass:
 
 
 def _pawn_rings(movement: Movement) -> tuple[Ring, ...]:
-    """A pawn's collars: one flat for a straight stepper, two round for a diagonal one, one round (on its
-    plinth) for one that steps back or sideways."""
-    kind = pawn_class(movement)
-    if kind is PawnClass.DIAGONAL:
-        return (Ring.ROUND, Ring.ROUND)
-    return (Ring.FLAT,) if kind is PawnClass.STRAIGHT else (Ring.ROUND,)
+    """A pawn's one collar: flat for a straight stepper, round for a diagonal one and for one that steps back
+    or sideways (on its plinth)."""
+    return (Ring.FLAT,) if pawn_class(movement) is PawnClass.STRAIGHT else (Ring.ROUND,)
 
 
 def _marks(rules: frozenset[Rule]) -> tuple[Mark, ...]:
-    """Grooves for promotion rules, pips for the others; one of each kind at most."""
+    """Notches for promotion rules, pips for the others; one of each kind at most."""
     marks = []
     if rules - PROMOTION_RULES:
         marks.append(Mark.PIPS)
     if rules & PROMOTION_RULES:
-        marks.append(Mark.GROOVES)
+        marks.append(Mark.NOTCHES)
     return tuple(marks)
 
 
@@ -272,12 +260,11 @@ def _reach(movement: Movement) -> float:
 
 
 def without_horse(spec: ShapeSpec, movement: Movement, royal: bool) -> ShapeSpec:
-    """The shape with carved knight grooves and a plain head instead of a horse (where the diagram
-    leaves no room for the horse's neck)."""
+    """The shape with a plain head instead of a horse (where the diagram leaves no room for the horse's neck):
+    its collar counts the (1,2) leap as it counts any other."""
     finial = Finial.MITRE if spec.horse_mitre and not royal else Finial.NONE
     head = Head.TOWER if spec.rim is Rim.TOWER else Head.PLAIN
-    rings = _rings(movement, False, spec.rider)
-    return replace(spec, head=head, finial=finial, horse_mitre=False, grooves=_groove_vectors(movement), rings=rings)
+    return replace(spec, head=head, finial=finial, horse_mitre=False, rings=_rings(movement, False))
 
 
 def _bent_knight(path: Path) -> tuple[int, int] | None:
@@ -288,62 +275,9 @@ def _bent_knight(path: Path) -> tuple[int, int] | None:
     return landing if tuple(sorted(map(abs, landing))) == KNIGHT_LEAP else None
 
 
-def _groove_vectors(movement: Movement) -> tuple[tuple[int, int], ...]:
-    """The directions of the (1,2) leaps, of bent steps landing on knight squares and of oblique slides;
-    the four usual grooves when they go every way."""
-    vectors = {p.final.vector for p in movement.paths
-               if _leap(p) == KNIGHT_LEAP or (p.final.max_steps is None and angle_of(p.final.vector) is Angle.OBLIQUE)}
-    vectors |= {landing for p in movement.paths if (landing := _bent_knight(p))}
-    if not vectors or {(-dy, dx) for dx, dy in vectors} == vectors:
-        return FOUR_GROOVES
-    return tuple(sorted(vectors))
-
-
-def _corners(movement: Movement, skip_knight: bool = False) -> tuple[tuple[float, float], ...]:
-    """The stem's shallow corners as (degrees, reach): the directions of a leaper's one-leg leaps and
-    limited slides, with their mirror images and quarter turns (not first-move-only ones). A single
-    step reaches STEP_CORNER of the way, a longer move all of it: W a square, F a diamond, N eight points
-    (none for the (1,2) leaps a horse head shows)."""
-    reach: dict[float, float] = {}
-    for path in movement.paths:
-        if len(path.legs) != 1 or path.final.max_steps is None or path.initial:
-            continue
-        if skip_knight and _leap(path) == KNIGHT_LEAP:
-            continue  # the horse says it
-        dx, dy = path.final.vector
-        far = STEP_CORNER if max(abs(dx), abs(dy)) == 1 and path.final.max_steps == 1 else 1.0
-        for x, y in ((dx, dy), (dy, dx)):
-            for sx in (1, -1):
-                for sy in (1, -1):
-                    angle = round(math.degrees(math.atan2(sy * y, sx * x)) % 360.0, 6)
-                    reach[angle] = max(far, reach.get(angle, 0.0))
-    return tuple(sorted(reach.items()))
-
-
 def _retreats(movement: Movement) -> bool:
     """Whether some move or capture ends behind or beside the square it starts from."""
     return any(sum(leg.vector[1] for leg in path.legs) <= 0 for path in movement.paths)
-
-
-def _together(modes: set[Modality]) -> Modality:
-    """What several moves one way allow together: their one modality, or both when they differ."""
-    return next(iter(modes)) if len(modes) == 1 else Modality.BOTH
-
-
-def _ribs(movement: Movement) -> tuple[tuple[tuple[int, int], Modality], ...]:
-    """The compass directions a piece moves in, each with whether it also captures that way (a way it only
-    captures has no rib), when they are not the same after a quarter turn (pawns, the Ship); none for
-    pieces that move alike in all four directions."""
-    kinds: dict[tuple[int, int], set[Modality]] = {}
-    for path in movement.paths:
-        for leg in path.legs:
-            direction = ((leg.vector[0] > 0) - (leg.vector[0] < 0), (leg.vector[1] > 0) - (leg.vector[1] < 0))
-            kinds.setdefault(direction, set()).add(modality_of(path))
-    ribs = {direction: _together(modes) for direction, modes in kinds.items()
-            if _together(modes) is not Modality.CAPTURE}
-    if {(-dy, dx): modality for (dx, dy), modality in ribs.items()} == ribs:
-        return ()
-    return tuple(sorted(ribs.items()))
 
 
 __all__ = ["Angle", "Finial", "Head", "Mark", "PawnClass", "Rim", "Ring", "ShapeSpec", "angle_of", "king_like",
