@@ -86,6 +86,11 @@ class Movement:
     terms: tuple[Term, ...]
     paths: tuple[Path, ...]
 
+    def __hash__(self) -> int:
+        """The canonical XBetza's hash: equal movements have equal strings, and a string keeps its hash
+        (a movement is a cache key of the kernel and the value model, hashed at every lookup)."""
+        return hash(self.betza)
+
     def for_black(self) -> tuple[Path, ...]:
         """The paths as Black plays them (180 degree rotation)."""
         return tuple(path.rotated() for path in self.paths)

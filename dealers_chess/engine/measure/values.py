@@ -53,10 +53,18 @@ _MIRRORS = (
 )
 
 
-def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
+def _representatives(movement: Movement, board: Board) -> tuple[tuple[int, int], ...]:
     """(square, how many squares it stands for): one per set of squares the movement's symmetries join."""
-    mirrors = [on_square for on_step, on_square in _MIRRORS[: 3 if board.files == board.ranks else 2]
-               if {_mirrored(p, on_step) for p in movement.paths} == set(movement.paths)]
+    square_board = board.files == board.ranks
+    mirrors = tuple(index for index, (on_step, _) in enumerate(_MIRRORS[: 3 if square_board else 2])
+                    if {_mirrored(p, on_step) for p in movement.paths} == set(movement.paths))
+    return _orbits(board, mirrors)
+
+
+@cache
+def _orbits(board: Board, mirrors: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(square, size of its set) for the first square of each set of squares that these _MIRRORS join."""
+    on_squares = [_MIRRORS[index][1] for index in mirrors]
     seen: set[int] = set()
     found = []
     for square in range(board.size):
@@ -65,14 +73,14 @@ def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
         orbit, frontier = {square}, [square]
         while frontier:
             f, r = board.file_of(frontier[-1]), board.rank_of(frontier.pop())
-            for on_square in mirrors:
+            for on_square in on_squares:
                 image = board.square(*on_square(f, r, board))
                 if image not in orbit:
                     orbit.add(image)
                     frontier.append(image)
         seen |= orbit
         found.append((square, len(orbit)))
-    return found
+    return tuple(found)
 
 
 def _mirrored(path: Path, on_step) -> Path:
