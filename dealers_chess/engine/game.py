@@ -122,13 +122,21 @@ def builtin_games() -> dict[str, GameDef]:
     """Every game in assets/games by id."""
     games = {}
     for path in game_files():
-        game = read_game_file(path)
+        game = _builtin_game(path)
         games[game.id] = game
     return games
 
 
+@cache
+def _builtin_game(path: Path) -> GameDef:
+    return read_game_file(path)
+
+
 def load_game(name: str) -> GameDef:
     """A built-in game by id, or a game TOML file by path; raise GameError naming the choices."""
+    own_file = next((path for path in game_files() if path.stem == name), None)
+    if own_file is not None and _builtin_game(own_file).id == name:
+        return _builtin_game(own_file)  # a built-in game's file is named by its id: no other file need be read
     games = builtin_games()
     if name in games:
         return games[name]
