@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from click._termui_impl import ProgressBar
 
 from dealers_chess.pieces.catalogue import Catalogue, load_catalogue
 
 if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
+
     from dealers_chess.engine.position import Position
     from dealers_chess.engine.session.session import Session
 

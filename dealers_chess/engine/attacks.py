@@ -146,6 +146,20 @@ def in_check(pos: Position, side: int) -> bool:
     return any(r not in shielded and is_attacked(pos, r, 1 - side, pos.dazzled) for r in pos.royals[side])
 
 
+def may_be_in_check(pos: Position, side: int) -> bool:
+    """False when no enemy piece has an open capture line to a royal of `side`, so that `in_check` is False;
+    found without compiling the enemy's piece types (TypeTable.attack_lines), which is what a FEN reader
+    that nothing plays from needs. True leaves the answer to `in_check` (a Hyena, a Dazzler or a shield
+    may still excuse the royal)."""
+    occ, piece, moved, types, enemy = pos.occ, pos.piece, pos.moved, pos.types, 1 - side
+    for e in pos.squares[enemy]:
+        lines = types.attack_lines(piece[e], enemy, e)
+        for r in pos.royals[side]:
+            if any(line_open(line, occ, not moved[e]) for line in lines.get(r, ())):
+                return True
+    return False
+
+
 def interposing_squares(pos: Position, side: int) -> frozenset[int]:
     """Empty squares on the lines along which enemy pieces check `side`'s royals (where a piece interposes)."""
     occ, piece, types = pos.occ, pos.piece, pos.types.types

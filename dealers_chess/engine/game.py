@@ -25,9 +25,11 @@ from dealers_chess.engine.kernel import (
     F_INITIAL,
     F_MOVE,
     F_PASS,
+    Ray,
     capture_lines,
     compile_movement,
     fast_entries,
+    movement_rays,
     rays_overlap,
     teleport_rays,
 )
@@ -120,13 +122,21 @@ def builtin_games() -> dict[str, GameDef]:
     """Every game in assets/games by id."""
     games = {}
     for path in game_files():
-        game = read_game_file(path)
+        game = _builtin_game(path)
         games[game.id] = game
     return games
 
 
+@cache
+def _builtin_game(path: Path) -> GameDef:
+    return read_game_file(path)
+
+
 def load_game(name: str) -> GameDef:
     """A built-in game by id, or a game TOML file by path; raise GameError naming the choices."""
+    own_file = next((path for path in game_files() if path.stem == name), None)
+    if own_file is not None and _builtin_game(own_file).id == name:
+        return _builtin_game(own_file)  # a built-in game's file is named by its id: no other file need be read
     games = builtin_games()
     if name in games:
         return games[name]
@@ -255,6 +265,14 @@ class TypeTable:
             self.uncapturables = self.uncapturables or piece.has(Rule.UNCAPTURABLE)
         return found
 
+    def attack_lines(self, index: int, side: int, sq: int) -> dict:
+        """{target: lines} of the type at index on one square: the compiled table's, or for a type not compiled
+        yet, that square's alone (a FEN reader's check test need not compile every piece on the board)."""
+        kind = self.types[index]
+        if isinstance(kind, _Deferred):
+            return square_attack_lines(kind.piece, self.board, side, sq)
+        return kind.attacks[side][sq]
+
     def compiled(self, index: int) -> PieceType:
         """The type at index, compiled now if it was still deferred."""
         kind = self.types[index]
@@ -274,18 +292,21 @@ def _rank_back(board: Board, square: int, side: int) -> int:
     return board.ranks - 1 - rank if side == 0 else rank
 
 
-def _side_tables(piece: PieceDef, board: Board, side: int):
+def _side_tables(piece: PieceDef, board: Board, side: int) -> list[tuple[Ray, ...]]:
+    return [square_rays(piece, board, side, sq) for sq in range(board.size)]
+
+
+def square_rays(piece: PieceDef, board: Board, side: int, sq: int) -> tuple[Ray, ...]:
+    """A piece's rays from one square for one side: its movement's, then the extra captures of the square's rank."""
     black = side == 1
-    base = compile_movement(piece.movement, board, black)
-    extra_by_rank = {back: compile_movement(m, board, black) for back, m in piece.rank_captures}
-    per_square = []
-    for sq in range(board.size):
-        rays = list(base[sq])
-        extra = extra_by_rank.get(_rank_back(board, sq, side))
-        if extra is not None:
-            rays.extend(extra[sq])
-        per_square.append(tuple(rays))
-    return per_square
+    rays = movement_rays(piece.movement, board, sq, black)
+    extra = dict(piece.rank_captures).get(_rank_back(board, sq, side)) if piece.rank_captures else None
+    return rays if extra is None else rays + movement_rays(extra, board, sq, black)
+
+
+def square_attack_lines(piece: PieceDef, board: Board, side: int, sq: int) -> dict:
+    """{target: lines} of a piece on one square: compile_type(...).attacks[side][sq] without the other squares."""
+    return capture_lines((fast_entries(square_rays(piece, board, side, sq)),))[0]
 
 
 @lru_cache(maxsize=512)

@@ -76,9 +76,9 @@ def _prepared(movement: Movement, board: Board, black: bool = False) -> tuple:
     return tuple((_templates(path, board.files, board.ranks), _ray_fields(path)) for path in paths)
 
 
-def movement_rays(movement: Movement, board: Board, square: int) -> tuple[Ray, ...]:
-    """White's rays of a movement from one square: compile_movement(...)[square] without the other squares."""
-    return _square_rays(_prepared(movement, board), board, square)
+def movement_rays(movement: Movement, board: Board, square: int, black: bool = False) -> tuple[Ray, ...]:
+    """The rays of a movement from one square: compile_movement(...)[square] without the other squares."""
+    return _square_rays(_prepared(movement, board, black), board, square)
 
 
 def path_rays(path: Path, board: Board, square: int) -> list[Ray]:

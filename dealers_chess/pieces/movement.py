@@ -6,6 +6,7 @@ modes say what it may do on arrival. Vectors are for White (+y forward); Black r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -54,8 +55,12 @@ class LegPath:
 
     def rotated(self) -> LegPath:
         """This leg as Black sees it."""
+        return self.turned(_rot)
+
+    def turned(self, turn: Callable[[Vector], Vector]) -> LegPath:
+        """This leg with every vector turned (a rotation or mirror image of the board)."""
         return LegPath(
-            _rot(self.vector), self.max_steps, tuple(map(_rot, self.lame)), tuple(map(_rot, self.jump)),
+            turn(self.vector), self.max_steps, tuple(map(turn, self.lame)), tuple(map(turn, self.jump)),
             self.skip_first,
         )
 
@@ -75,7 +80,11 @@ class Path:
 
     def rotated(self) -> Path:
         """This path as Black sees it."""
-        return Path(tuple(leg.rotated() for leg in self.legs), self.modes, self.hop, self.initial)
+        return self.turned(_rot)
+
+    def turned(self, turn: Callable[[Vector], Vector]) -> Path:
+        """This path with every vector of its legs turned (a rotation or mirror image of the board)."""
+        return Path(tuple(leg.turned(turn) for leg in self.legs), self.modes, self.hop, self.initial)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,11 @@ class Movement:
     betza: str
     terms: tuple[Term, ...]
     paths: tuple[Path, ...]
+
+    def __hash__(self) -> int:
+        """The canonical XBetza's hash: equal movements have equal strings, and a string keeps its hash
+        (a movement is a cache key of the kernel and the value model, hashed at every lookup)."""
+        return hash(self.betza)
 
     def for_black(self) -> tuple[Path, ...]:
         """The paths as Black plays them (180 degree rotation)."""

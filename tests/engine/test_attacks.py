@@ -1,6 +1,8 @@
 """Attacks are captures: for every catalogue piece on 8x8, 10x10 and 12x12, the squares
 `engine.attacks.attacks` reports are the squares where `legal_moves` lets it capture, first-move
-captures included (issue 20, audit 2 finding 1); and `is_attacked` is the union of `attacks`."""
+captures included (issue 20, audit 2 finding 1); and `is_attacked` is the union of `attacks`.
+The attack lines of one square, found without compiling a type, are the compiled table's, and
+`may_be_in_check` (which reads them) is never False where `in_check` is True."""
 
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealers_chess.engine.attacks import attacks, in_check, is_attacked
-from dealers_chess.engine.game import default_catalogue, load_game
+from dealers_chess.engine.attacks import attacks, in_check, is_attacked, may_be_in_check
+from dealers_chess.engine.game import default_catalogue, load_game, square_attack_lines
 from dealers_chess.engine.kernel import EMPTY
 from dealers_chess.engine.move import Kind
-from dealers_chess.engine.notation import format_fen
+from dealers_chess.engine.notation import format_fen, parse_fen
 from dealers_chess.engine.position import Position
 from dealers_chess.engine.rules import legal_moves
+from tests.positions import random_deal, spinal_lines, spinal_melee
 
 CATALOGUE = default_catalogue()
 PIECES = [piece.id for piece in CATALOGUE]
@@ -104,3 +107,42 @@ def test_an_empty_board_square_is_attacked_as_the_kernel_says():
     pos.set_square(pos.board.parse_square("d6"), pos.types.index(ENEMY), 1, True)
     assert {pos.board.name(s) for s in attacks(pos, d4)} == {"d7", "d8"}
     assert pos.occ[pos.board.parse_square("d7")] == EMPTY
+
+
+def test_one_squares_attack_lines_are_the_compiled_tables():
+    game = load_game("dealers-8x8")
+    pos = Position(game, CATALOGUE, game.pawn_rank)
+    for piece in CATALOGUE:
+        compiled = pos.types.compiled(pos.types.index(piece.id))
+        for side in (0, 1):
+            for sq in range(game.board.size):
+                lines = square_attack_lines(piece, game.board, side, sq)
+                assert lines.keys() == compiled.attacks[side][sq].keys(), (piece.id, side, sq)
+                if side == 0 or compiled.attacks[1] is not compiled.attacks[0]:  # Black's may be White's, shared
+                    assert lines == compiled.attacks[side][sq], (piece.id, side, sq)
+
+
+STARTS = {
+    "deal 8x8": lambda rng: random_deal(rng, 8),
+    "deal 12x12": lambda rng: random_deal(rng, 12),
+    "spinal melee": spinal_melee,
+    "spinal lines": spinal_lines,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STARTS))
+def test_a_side_in_check_may_be_in_check_read_from_a_fen_before_any_type_is_compiled(kind):
+    rng, checks = random.Random(kind), 0
+    for _ in range(4):
+        pos = STARTS[kind](rng)
+        for _ in range(30):  # every position of a random game
+            fresh = parse_fen(format_fen(pos), pos.game)  # its types are compiled only as far as the reader needs
+            may = [may_be_in_check(fresh, side) for side in (0, 1)]
+            for side in (0, 1):
+                checks += in_check(pos, side)
+                assert may[side] or not in_check(pos, side), format_fen(pos)
+            moves = legal_moves(pos)
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+    assert checks, "some of the positions should have a side in check"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealers_chess.engine.game import builtin_games, load_game
+from dealers_chess.engine.game import builtin_games, game_files, load_game
 from dealers_chess.engine.notation import format_fen, format_move, parse_fen, parse_move
 from dealers_chess.engine.rules import Result, claimable_draw, legal_moves, outcome
 
@@ -111,6 +111,12 @@ def test_every_game_loads_and_its_start_fen_round_trips():
         assert format_fen(pos) == game.start
         assert legal_moves(pos), game_id
         assert all(pos.royals), game_id
+
+
+def test_each_built_in_game_file_is_named_by_its_id_so_loading_one_game_reads_one_file():
+    assert sorted(path.stem for path in game_files()) == GAMES
+    for game_id in GAMES:
+        assert load_game(game_id) is builtin_games()[game_id]
 
 
 @pytest.mark.parametrize("game_id", ["chess", "dealers-8x8", "consuls", "spinal-tap"])

@@ -9,13 +9,12 @@ pawns get a promotion constant that makes the Standard Pawn 1. A catalogue `valu
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 from dealers_chess.engine.board import Board, board_of
 from dealers_chess.engine.kernel import Ray, movement_rays
 from dealers_chess.pieces.catalogue import Group, PieceDef
-from dealers_chess.pieces.movement import Hop, Movement, Path, parse_movement
+from dealers_chess.pieces.movement import Hop, Movement, parse_movement
 
 DENSITY = 0.3  # chance that any other square is occupied
 MOVE_ONLY_WEIGHT = 0.6  # a move that cannot capture, or a capture that cannot move, counts this much
@@ -47,16 +46,24 @@ def mobility(movement: Movement, board: Board = DEFAULT_BOARD) -> float:
 
 # Symmetries of the board that a movement may share: (transform of a step, transform of a square).
 _MIRRORS = (
-    (lambda x, y: (-x, y), lambda f, r, b: (b.files - 1 - f, r)),
-    (lambda x, y: (x, -y), lambda f, r, b: (f, b.ranks - 1 - r)),
-    (lambda x, y: (y, x), lambda f, r, b: (r, f)),  # only on square boards
+    (lambda v: (-v[0], v[1]), lambda f, r, b: (b.files - 1 - f, r)),
+    (lambda v: (v[0], -v[1]), lambda f, r, b: (f, b.ranks - 1 - r)),
+    (lambda v: (v[1], v[0]), lambda f, r, b: (r, f)),  # only on square boards
 )
 
 
-def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
+def _representatives(movement: Movement, board: Board) -> tuple[tuple[int, int], ...]:
     """(square, how many squares it stands for): one per set of squares the movement's symmetries join."""
-    mirrors = [on_square for on_step, on_square in _MIRRORS[: 3 if board.files == board.ranks else 2]
-               if {_mirrored(p, on_step) for p in movement.paths} == set(movement.paths)]
+    square_board = board.files == board.ranks
+    mirrors = tuple(index for index, (on_step, _) in enumerate(_MIRRORS[: 3 if square_board else 2])
+                    if {p.turned(on_step) for p in movement.paths} == set(movement.paths))
+    return _orbits(board, mirrors)
+
+
+@cache
+def _orbits(board: Board, mirrors: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(square, size of its set) for the first square of each set of squares that these _MIRRORS join."""
+    on_squares = [_MIRRORS[index][1] for index in mirrors]
     seen: set[int] = set()
     found = []
     for square in range(board.size):
@@ -65,20 +72,14 @@ def _representatives(movement: Movement, board: Board) -> list[tuple[int, int]]:
         orbit, frontier = {square}, [square]
         while frontier:
             f, r = board.file_of(frontier[-1]), board.rank_of(frontier.pop())
-            for on_square in mirrors:
+            for on_square in on_squares:
                 image = board.square(*on_square(f, r, board))
                 if image not in orbit:
                     orbit.add(image)
                     frontier.append(image)
         seen |= orbit
         found.append((square, len(orbit)))
-    return found
-
-
-def _mirrored(path: Path, on_step) -> Path:
-    legs = tuple(replace(leg, vector=on_step(*leg.vector), lame=tuple(on_step(*v) for v in leg.lame),
-                         jump=tuple(on_step(*v) for v in leg.jump)) for leg in path.legs)
-    return replace(path, legs=legs)
+    return tuple(found)
 
 
 def _arrival_worth(ray: Ray) -> float:
