@@ -99,24 +99,39 @@ def start(cluster: Cluster) -> int:
     return max(1, min(cpus, cluster.workers or cpus))
 
 
-def play_games(tasks: list[GameTask], catalogue: Catalogue, game: GameDef, cluster: Cluster,
-               on_game: Callable[[dict], None]) -> None:
-    """Play every task on the cluster; `on_game` hears each finished game as it comes in (any order)."""
-    players = start(cluster)
-    ray = _ray()
-    if not tasks:
-        return
-    remote_player = ray.remote(num_cpus=1)(_Player)
-    shared = (ray.put(catalogue), ray.put(game))
-    actors = [remote_player.remote(*shared) for _ in range(min(players, (len(tasks) + BATCH - 1) // BATCH))]
-    pending = [tasks[i:i + BATCH] for i in range(0, len(tasks), BATCH)]
-    pending.reverse()
-    running = {}
-    try:
-        for actor in actors:
-            running[actor.play.remote(pending.pop())] = actor
+class Players:
+    """Warm players on Ray for one run: Ray is started (or joined) once, when the first games are handed over,
+    and the players are kept between task lists: a run that plays in rounds hands each round to `play`."""
+
+    def __init__(self, catalogue: Catalogue, game: GameDef, cluster: Cluster) -> None:
+        self._catalogue, self._game, self._cluster = catalogue, game, cluster
+        self._count: int | None = None
+        self._actors: list = []
+
+    @property
+    def count(self) -> int:
+        """How many games run at once (asking starts Ray)."""
+        if self._count is None:
+            self._count = start(self._cluster)
+            ray = _ray()
+            self._remote = ray.remote(num_cpus=1)(_Player)
+            self._shared = (ray.put(self._catalogue), ray.put(self._game))
+        return self._count
+
+    def play(self, tasks: list[GameTask], on_game: Callable[[dict], None]) -> None:
+        """Play every task; `on_game` hears each finished game as it comes in (any order)."""
+        if not tasks:
+            return
+        count, ray = self.count, _ray()
+        pending = [tasks[i:i + BATCH] for i in range(0, len(tasks), BATCH)]
+        pending.reverse()
+        while len(self._actors) < min(count, len(pending)):
+            self._actors.append(self._remote.remote(*self._shared))
+        running = {}
+        for actor in self._actors:
             if not pending:
                 break
+            running[actor.play.remote(pending.pop())] = actor
         while running:
             ready, _ = ray.wait(list(running), num_returns=1)
             stream = ready[0]
@@ -126,9 +141,25 @@ def play_games(tasks: list[GameTask], catalogue: Catalogue, game: GameDef, clust
                 actor = running.pop(stream)
                 if pending:
                     running[actor.play.remote(pending.pop())] = actor
-    finally:
-        for actor in actors:
-            ray.kill(actor)
+
+    def close(self) -> None:
+        """Let the players go (Ray itself stays up until `stop`)."""
+        for actor in self._actors:
+            _ray().kill(actor)
+        self._actors = []
+
+    def __enter__(self) -> Players:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def play_games(tasks: list[GameTask], catalogue: Catalogue, game: GameDef, cluster: Cluster,
+               on_game: Callable[[dict], None]) -> None:
+    """Play every task on the cluster; `on_game` hears each finished game as it comes in (any order)."""
+    with Players(catalogue, game, cluster) as players:
+        players.play(tasks, on_game)
 
 
 def stop() -> None:
