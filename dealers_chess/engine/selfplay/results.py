@@ -151,10 +151,38 @@ def tasks_to_play(results: Results, matchups: list[RecordedMatchup], games: int)
     tasks: list[GameTask] = []
     while any(todo for _, _, todo in queues):
         for matchup, share, todo in queues:
-            for index in todo[:2 * share]:
-                tasks.append(GameTask(matchup.id, index, matchup.fens[index % 2],
-                                      opening_seed(settings.seed, matchup.id, index // 2), settings.nodes))
+            tasks += [task_of(settings, matchup, index) for index in todo[:2 * share]]
             del todo[:2 * share]
+    return tasks
+
+
+def task_of(settings: Settings, matchup: RecordedMatchup, index: int) -> GameTask:
+    """Game `index` of a matchup: its start (A White at even indices) and its pair's openings."""
+    return GameTask(matchup.id, index, matchup.fens[index % 2], opening_seed(settings.seed, matchup.id, index // 2),
+                    settings.nodes)
+
+
+def tasks_for_pairs(results: Results, matchups: list[RecordedMatchup], pairs: dict[str, int]) -> list[GameTask]:
+    """The games of the next `pairs[m]` pairs of each matchup not yet (wholly) played, lowest pair first,
+    a pair of each matchup in turn: the same games whatever decided how many pairs each gets."""
+    settings = results.settings
+    assert settings is not None
+    queues = []
+    for matchup in matchups:
+        done, wanted = results.games.get(matchup.id, {}), pairs.get(matchup.id, 0)
+        todo: list[list[int]] = []
+        pair = 0
+        while len(todo) < wanted:
+            missing = [i for i in (2 * pair, 2 * pair + 1) if i not in done]
+            if missing:
+                todo.append(missing)
+            pair += 1
+        queues.append(todo)
+    tasks: list[GameTask] = []
+    for turn in range(max(map(len, queues), default=0)):
+        for matchup, todo in zip(matchups, queues, strict=True):
+            if turn < len(todo):
+                tasks += [task_of(settings, matchup, index) for index in todo[turn]]
     return tasks
 
 
