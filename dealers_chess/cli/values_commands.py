@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import sys
 import time
 from pathlib import Path
@@ -9,12 +11,13 @@ from pathlib import Path
 import click
 
 from dealers_chess.cli.common import GameProgress, WholeNumber, catalogue_option, echo_json
-from dealers_chess.compute.ray_games import Cluster, check_reachable, play_games, stop
+from dealers_chess.compute.ray_games import Cluster, Players, check_reachable, stop
 from dealers_chess.engine.board import parse_board_size
 from dealers_chess.engine.measure.table import MAX_MARGIN, shipped_results
 from dealers_chess.engine.measure.values import model_piece_value
+from dealers_chess.engine.selfplay.allocate import first_pairs, plan_pairs
 from dealers_chess.engine.selfplay.estimate import Measured, estimate, table_data
-from dealers_chess.engine.selfplay.imbalance import MeasureError, base_for, matchups_for
+from dealers_chess.engine.selfplay.imbalance import GUARD, KING, PAWN, MeasureError, base_for, matchups_for
 from dealers_chess.engine.selfplay.results import (
     RecordedMatchup,
     Results,
@@ -22,6 +25,7 @@ from dealers_chess.engine.selfplay.results import (
     check_matchup,
     read_results,
     recorded,
+    tasks_for_pairs,
     tasks_to_play,
 )
 from dealers_chess.pieces.catalogue import Catalogue, Group, PieceDef
@@ -30,6 +34,8 @@ from dealers_chess.printing.value_table import write_table
 
 DEFAULT_NODES = 300
 DEFAULT_GAMES = 64
+UNTIL_CAP_GAMES = 1000  # with --until, the most games a piece's matchup gets (the scales and the ladder 4 times)
+ROUND_PAIRS = 8  # with --until, pairs a round for each player: the idle tail at a round's end stays small
 DEFAULT_SEED = 1
 BOARDS = ("8x8", "10x10", "12x12")
 
@@ -78,8 +84,12 @@ def values_command(ctx, sets, games_of, groups, piece_ids, board, as_json, catal
 
 @values_command.command("measure")
 @_selection
-@click.option("--games", type=WholeNumber(), default=DEFAULT_GAMES, show_default=True,
-              help="Games a piece (the Pawn-odds scale and the orthodox ladder get 4 times as many).")
+@click.option("--games", type=WholeNumber(),
+              help=f"Games a piece (the Pawn-odds scale and the orthodox ladder get 4 times as many); default "
+                   f"{DEFAULT_GAMES}. With --until, the most a matchup gets: default {UNTIL_CAP_GAMES}.")
+@click.option("--until", "until", type=click.FloatRange(min=0, min_open=True), metavar="HALF_WIDTH",
+              help="Play in rounds until every selected piece's 95 % interval is within +-HALF_WIDTH Pawn "
+                   "(e.g. 0.75), each round's games where they narrow the widest intervals most.")
 @click.option("--nodes", type=WholeNumber(), default=DEFAULT_NODES, show_default=True,
               help="Nodes the engine searches a move (fixed, so results do not depend on the machine).")
 @click.option("--seed", type=WholeNumber(), default=DEFAULT_SEED, show_default=True, help="Seed of the openings.")
@@ -93,12 +103,14 @@ def values_command(ctx, sets, games_of, groups, piece_ids, board, as_json, catal
                                 "default: Ray on this machine's cores.")
 @click.option("--workers", type=WholeNumber(), help="At most this many games at once (default: every core).")
 @catalogue_option
-def measure_command(sets, games_of, groups, piece_ids, board, games, nodes, seed, out_file, resume_from, fresh,
-                    address, workers, catalogue: Catalogue) -> None:
+def measure_command(sets, games_of, groups, piece_ids, board, games, until, nodes, seed, out_file, resume_from,
+                    fresh, address, workers, catalogue: Catalogue) -> None:
     """Measure pieces' values by self-play from imbalanced starts, on Ray (docs/values.md)."""
     pieces = catalogue.choose(sets, games_of, groups, piece_ids, default_sets=None)
     out = Path(out_file or f"build/values-{board}.jsonl")
-    measure(pieces, catalogue, board, games, nodes, seed, out, resume_from, fresh, address, workers)
+    if games is None:
+        games = DEFAULT_GAMES if until is None else UNTIL_CAP_GAMES
+    measure(pieces, catalogue, board, games, nodes, seed, out, resume_from, fresh, address, workers, until)
 
 
 @values_command.command("table")
@@ -127,8 +139,10 @@ REPORT_EVERY_S = 20.0  # how often the estimates are printed while games come in
 
 
 def measure(pieces: list[PieceDef], catalogue: Catalogue, board: str, games: int, nodes: int, seed: int,
-            out: Path, resume_from: str | None, fresh: bool, address: str | None, workers: int | None) -> None:
-    """Plan the matchups, play the games still missing on Ray, append each to `out`, report the values."""
+            out: Path, resume_from: str | None, fresh: bool, address: str | None, workers: int | None,
+            until: float | None = None) -> None:
+    """Plan the matchups, play the games still missing on Ray, append each to `out`, report the values.
+    With `until`, play in rounds until every piece's 95 % half-width is at most that (`games`: the cap)."""
     settings = Settings(board, nodes, seed)
     base = base_for(board)
     if address:
@@ -143,13 +157,19 @@ def measure(pieces: list[PieceDef], catalogue: Catalogue, board: str, games: int
     with ResultsWriter(out) as writer:
         if not out.stat().st_size:
             writer.append(settings.header())
-        chosen = _record(plan, results, catalogue, writer, out)
-        tasks = tasks_to_play(results, chosen, games)
-        targets = list(dict.fromkeys(m.target for m in chosen))
-        click.echo(f"{len(targets)} matchups, {results.game_count} games already in {out}, {len(tasks)} to play "
-                   f"at {nodes} nodes a move", err=True)
+        run = _Run(results, _record(plan, results, catalogue, writer, out), catalogue, writer)
         try:
-            _play(tasks, results, catalogue, base.game_def(), Cluster(address, workers), writer, targets)
+            with Players(catalogue, base.game_def(), Cluster(address, workers)) as players:
+                if until is None:
+                    tasks = tasks_to_play(results, run.chosen, games)
+                    click.echo(f"{len(run.targets)} matchups, {results.game_count} games already in {out}, "
+                               f"{len(tasks)} to play at {nodes} nodes a move", err=True)
+                    run.play(tasks, players, "Measuring")
+                else:
+                    click.echo(f"{len(run.targets)} matchups, {results.game_count} games already in {out}, "
+                               f"playing at {nodes} nodes a move until every interval is within +-{until} Pawn "
+                               f"(at most {games} games a piece)", err=True)
+                    _until(run, [p.id for p in pieces], until, games, players)
         finally:
             stop()
     _print_values(estimate(results), [p.id for p in pieces], catalogue)
@@ -181,22 +201,61 @@ def _record(plan, results: Results, catalogue: Catalogue, writer: ResultsWriter,
     return chosen
 
 
-def _play(tasks, results: Results, catalogue: Catalogue, game, cluster: Cluster, writer: ResultsWriter,
-          targets: list[str]) -> None:
-    last_report = time.perf_counter()
+class _Run:
+    """A measuring run under way: its results (the file's, kept up to date), matchups and results file."""
 
-    def on_game(line: dict) -> None:
-        nonlocal last_report
-        line = {"type": "game", **line}
-        writer.append(line)
-        results.games.setdefault(line["matchup"], {})[line["index"]] = line
-        if time.perf_counter() - last_report >= REPORT_EVERY_S:
-            last_report = time.perf_counter()
-            click.echo("", err=True)
-            _print_values(estimate(results), targets, catalogue, sys.stderr)
+    def __init__(self, results: Results, chosen: list[RecordedMatchup], catalogue: Catalogue,
+                 writer: ResultsWriter) -> None:
+        self.results, self.chosen, self.catalogue, self.writer = results, chosen, catalogue, writer
+        self.targets = list(dict.fromkeys(m.target for m in chosen))
 
-    with GameProgress(len(tasks), "Measuring") as progress:
-        play_games(tasks, catalogue, game, cluster, progress.counting(on_game))
+    def play(self, tasks, players: Players, label: str) -> None:
+        """Play the tasks, append each game to the file as it ends, print the estimates every REPORT_EVERY_S."""
+        last_report = time.perf_counter()
+
+        def on_game(line: dict) -> None:
+            nonlocal last_report
+            line = {"type": "game", **line}
+            self.writer.append(line)
+            self.results.games.setdefault(line["matchup"], {})[line["index"]] = line
+            if time.perf_counter() - last_report >= REPORT_EVERY_S:
+                last_report = time.perf_counter()
+                click.echo("", err=True)
+                _print_values(estimate(self.results), self.targets, self.catalogue, sys.stderr)
+
+        with GameProgress(len(tasks), label) as progress:
+            players.play(tasks, progress.counting(on_game))
+
+
+def _until(run: _Run, selected: list[str], until: float, cap: int, players: Players) -> None:
+    """Rounds of games, each where it narrows the widest intervals most (engine.selfplay.allocate), until every
+    selected piece is within +-until or the matchups its value stands on have reached the cap."""
+    measured_targets = {m.target for m in run.chosen}
+    pieces = [p for p in selected if p != PAWN and (GUARD if p == KING else p) in measured_targets]
+    for number in itertools.count(1):
+        found = estimate(run.results)
+        widths = {p: found[p].half_width if p in found else math.inf for p in pieces}
+        wide = [p for p, width in widths.items() if width > until]
+        if not wide:
+            click.echo(f"Every piece's interval is within +-{until} Pawn.", err=True)
+            return
+        first = first_pairs(run.results, run.chosen, widths, until, cap)
+        pairs = first or plan_pairs(run.results, run.chosen, widths, until, cap, ROUND_PAIRS * players.count,
+                                    least=players.count)  # a pair for every player at least: none idles
+        if not pairs:
+            click.echo(f"{_names(wide, run.catalogue)}: still wider than +-{until} Pawn, but the matchups "
+                       f"they stand on have all reached the cap ({cap} games a piece, --games).", err=True)
+            return
+        ahead = "" if first else \
+            f", about {2 * sum(plan_pairs(run.results, run.chosen, widths, until, cap, None).values()):,} games to go"
+        click.echo(f"Round {number}: {len(wide)} of {len(pieces)} pieces wider than +-{until} Pawn{ahead}; "
+                   f"{'first pairs' if first else 'pairs'}: "
+                   + ", ".join(f"{m} {n}" for m, n in sorted(pairs.items(), key=lambda item: -item[1])), err=True)
+        run.play(tasks_for_pairs(run.results, run.chosen, pairs), players, "Measuring")
+
+
+def _names(pieces: list[str], catalogue: Catalogue) -> str:
+    return ", ".join(catalogue.get(p).name if p in catalogue else p for p in pieces)
 
 
 def _minutes(minutes: float) -> str:

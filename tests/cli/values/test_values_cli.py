@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from dealers_chess.engine.game import default_catalogue, load_game
+from dealers_chess.engine.selfplay.estimate import estimate
 from dealers_chess.engine.selfplay.play import GameTask, play_game
 from dealers_chess.engine.selfplay.results import read_results, tasks_to_play
 
@@ -35,12 +36,14 @@ def game_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if '"type":"game"' in line]
 
 
-def check_games_are_the_seed_s(path: Path, sample: int = 3) -> None:
+def check_games_are_the_seed_s(path: Path, sample: int = 3, count: int | None = TINY_GAMES) -> None:
     """Every game is there once, and a few of them are the games the task alone gives (played here again)."""
     results = read_results(path)
     games = game_lines(path)
-    assert len({(g["matchup"], g["index"]) for g in games}) == len(games) == TINY_GAMES
-    assert tasks_to_play(results, list(results.matchups.values()), 1) == []
+    assert len({(g["matchup"], g["index"]) for g in games}) == len(games)
+    if count is not None:
+        assert len(games) == count
+        assert tasks_to_play(results, list(results.matchups.values()), 1) == []
     catalogue = default_catalogue()
     for line in games[:sample]:
         matchup = results.matchups[line["matchup"]]
@@ -76,6 +79,24 @@ def test_a_measurement_on_every_core_plays_each_game_once_as_its_task_says(tmp_p
                      str(tmp_path / "t.toml"))
     assert shipped.returncode == 0, shipped.stderr
     assert read_results(tmp_path / "r.jsonl.gz").games == read_results(whole).games
+
+
+def test_a_measurement_until_an_interval_plays_rounds_where_they_narrow_it_and_then_stops(tmp_path):
+    out = tmp_path / "until.jsonl"
+    done = dealer("values", "measure", "--piece", "wazir", "--until", "3", "--nodes", "16", "--seed", "5", "--fresh",
+                  "--workers", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    rounds = [line for line in done.stderr.splitlines() if line.startswith("Round ")]
+    assert rounds[0] == "Round 1: 1 of 1 pieces wider than +-3.0 Pawn; first pairs: scale 4, scale:3 4, " \
+                        "piece:knight 4, piece:wazir 4"
+    assert len(rounds) >= 2 and "games to go; pairs: " in rounds[1]  # then where they narrow the Wazir most
+    assert done.stderr.rstrip().endswith("Every piece's interval is within +-3.0 Pawn.")
+    results = read_results(out)
+    assert estimate(results)["wazir"].half_width <= 3.0 and "Wazir" in done.stdout
+    assert set(results.games) == {"scale", "scale:3", "piece:knight", "piece:wazir"}  # what the Wazir stands on
+    for games in results.games.values():  # always the next pairs: a matchup's games are its first ones
+        assert sorted(games) == list(range(len(games))) and len(games) % 2 == 0
+    check_games_are_the_seed_s(out, sample=2, count=None)
 
 
 def _free_port() -> int:
