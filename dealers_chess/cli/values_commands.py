@@ -19,6 +19,7 @@ from dealers_chess.engine.selfplay.allocate import first_pairs, plan_pairs
 from dealers_chess.engine.selfplay.estimate import Measured, estimate, table_data
 from dealers_chess.engine.selfplay.imbalance import GUARD, KING, PAWN, MeasureError, base_for, matchups_for
 from dealers_chess.engine.selfplay.results import (
+    LADDER_FACTOR,
     RecordedMatchup,
     Results,
     Settings,
@@ -243,8 +244,9 @@ def _until(run: _Run, selected: list[str], until: float, cap: int, players: Play
         pairs = first or plan_pairs(run.results, run.chosen, widths, until, cap, ROUND_PAIRS * players.count,
                                     least=players.count)  # a pair for every player at least: none idles
         if not pairs:
-            click.echo(f"{_names(wide, run.catalogue)}: still wider than +-{until} Pawn, but the matchups "
-                       f"they stand on have all reached the cap ({cap} games a piece, --games).", err=True)
+            click.echo(f"{_names(wide, run.catalogue)}: still wider than +-{until} Pawn, and more games within "
+                       f"the cap (--games {cap} a piece, the scales and the ladder {LADDER_FACTOR} times that) "
+                       "would not narrow them.", err=True)
             return
         ahead = "" if first else \
             f", about {2 * sum(plan_pairs(run.results, run.chosen, widths, until, cap, None).values()):,} games to go"
