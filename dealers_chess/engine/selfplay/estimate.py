@@ -41,9 +41,10 @@ class Measured:
 
 
 def _units(scores: dict[int, float]) -> np.ndarray:
-    """A matchup's games as resampling units: the mean of each pair, or a lone game of an unfinished pair."""
+    """A matchup's games as resampling units: the mean of each pair, or a lone game of an unfinished pair, in
+    the order of the pairs (not of the file's lines: the same games give the same intervals in any order)."""
     pairs: dict[int, list[float]] = {}
-    for index, score in scores.items():
+    for index, score in sorted(scores.items()):
         pairs.setdefault(index // 2, []).append(score)
     return np.array([[sum(p) / len(p), len(p)] for p in pairs.values()], dtype=float).reshape(-1, 2)
 
