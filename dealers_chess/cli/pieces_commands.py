@@ -49,7 +49,7 @@ def _selection_options(command):
         click.option("--weight-pocket/--no-weight-pocket", default=True, show_default=True,
                      help="Leave a pocket under the base for two stacked steel washers (up to M10), or not."),
         click.option("--one-colour", "--one-color", "one_colour", is_flag=True,
-                     help="Pieces printed in one filament: the diagram stands 1.2 mm with dots of 2 mm and no pits, "
+                     help="Pieces printed in one filament: the diagram stands 1.2 mm with dots of 2 mm, "
                      "to read by its shadow; plates hold pieces of every height (no filament change)."),
         click.option("--out", "out_dir", default="build", show_default=True, type=click.Path(),
                      help="Output folder."),

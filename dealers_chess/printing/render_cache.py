@@ -18,7 +18,7 @@ from dealers_chess.pieces.model3d.model import PieceModel
 from dealers_chess.pieces.model3d.render import View, render_model, render_piece
 from dealers_chess.printing.files import out_path, write_atomic
 
-GEOMETRY_VERSION = "pieces3d-15"  # bump when the model or renderer changes what a picture looks like
+GEOMETRY_VERSION = "pieces3d-16"  # bump when the model or renderer changes what a picture looks like
 CACHE_FOLDER = "render-cache"
 DEFAULT_VIEW = View()  # render_piece's three-quarter view
 

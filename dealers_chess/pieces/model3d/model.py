@@ -35,7 +35,7 @@ from dealers_chess.pieces.model3d.heads import finial, finial_radius_mm, pips, r
 from dealers_chess.pieces.model3d.horse import FOOT_RADIUS_MM as MIN_HORSE_SEAT_MM
 from dealers_chess.pieces.model3d.horse import MAX_SEAT_MM as MAX_HORSE_SEAT_MM
 from dealers_chess.pieces.model3d.profile import MAX_FLARE, SEGMENTS, radius_at
-from dealers_chess.pieces.model3d.relief import Layout, free_radius, relief_sections
+from dealers_chess.pieces.model3d.relief import Layout, free_radius, relief_section
 from dealers_chess.pieces.model3d.shape import Finial, Head, Mark, Rim, ShapeSpec, shape_of, without_horse
 
 MIN_PITCH_MM = 2.0
@@ -46,7 +46,6 @@ RELIEF_MM = 0.8  # raised symbols, for a second colour
 ONE_COLOUR_RELIEF_MM = 1.2  # raised symbols in one colour: they read by their shadow
 ONE_COLOUR_MARKER_MM = 2.0  # and its dots at least this wide
 EMBED_MM = 0.3  # symbols start this far inside the top plate (no shared faces)
-PIT_DEPTH_MM = 0.6
 NOTCH_DEPTH_MM = 1.2
 FINIAL_CLEARANCE_MM = 1.0  # between a finial's foot and the nearest symbol, at 50 mm squares
 CODE_DEPTH_MM = 0.6
@@ -75,7 +74,7 @@ class ModelOptions:
 
     square_mm: float = DEFAULT_SQUARE_MM
     weight_pocket: bool = True
-    one_colour: bool = False  # printed in one filament: taller symbols, no pits
+    one_colour: bool = False  # printed in one filament: taller symbols
 
 
 DEFAULT_OPTIONS = ModelOptions()  # 50 mm squares, with the weight pocket, for two colours
@@ -272,7 +271,7 @@ def _pitch_fits_from(reach: float, group: Group, spec: ShapeSpec, marker: float)
 def _symbols_apart(emblem: Emblem, layout: Layout) -> bool:
     """Whether the diagram's symbols keep a nozzle's gap between them: closing the gaps under 0.8 mm joins
     no two of them (a fine grid can crowd a square against a diagonal line)."""
-    raised, _ = relief_sections(emblem, layout)
+    raised = relief_section(emblem, layout)
     if raised.is_empty():
         return True
     joined = raised.offset(0.4, JoinType.Round, 2.0, 48).offset(-0.4, JoinType.Round, 2.0, 48)
@@ -302,7 +301,7 @@ def _extent_with_bar_steps(emblem: Emblem, bar_steps: float) -> float:
 
 def _finial_room(emblem: Emblem, layout: Layout) -> float:
     """How far from the centre a finial's foot may reach: to the nearest symbol, less the clearance."""
-    raised, _ = relief_sections(emblem, layout)
+    raised = relief_section(emblem, layout)
     return free_radius(raised)
 
 
@@ -341,7 +340,7 @@ def _inside_rim(size: BodySize, spec: ShapeSpec, square_mm: float) -> Manifold:
 
 
 def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: ModelOptions, spec) -> PieceModel:
-    """Body, head and raised symbols, less the notch, code, pits and pocket; and the same split into parts."""
+    """Body, head and raised symbols, less the notch, code and pocket; and the same split into parts."""
     profile = turned(size, spec)
     s = size.scale
     shape = [body(size, spec, profile), *rim(size.height, size.flat_radius + 0.2 * s, spec.rim, options.square_mm)]
@@ -353,15 +352,12 @@ def _assemble(piece_id, code, emblem, size: BodySize, layout: Layout, options: M
         shape.append(top.translate((0.0, 0.0, size.height)))
     if profile.band and Mark.PIPS in spec.marks:
         shape += pips(*profile.band, s)
-    raised, pits = relief_sections(emblem, layout)
+    raised = relief_section(emblem, layout)
     relief_mm = ONE_COLOUR_RELIEF_MM if options.one_colour else RELIEF_MM
-    footprint = seat * s if seat else finial_radius_mm(spec.finial, s)
-    if options.one_colour or footprint:  # no pits in one colour, and none under a finial
-        pits = CrossSection() if options.one_colour else _pits_clear_of(pits, footprint + 1.4 * s)
     relief = _extrude(raised, size.height - EMBED_MM, relief_mm + EMBED_MM)
     pocket = _pocket_radius(piece_id, size, profile, code, options) if options.weight_pocket else 0.0
     letters = _code_section(code, size, pocket)
-    other_cuts = [_extrude(pits, size.height - PIT_DEPTH_MM, PIT_DEPTH_MM + EMBED_MM)] if not pits.is_empty() else []
+    other_cuts: list[Manifold] = []
     if pocket:
         other_cuts.append(_pocket(pocket))
     notch, code_cut = _notch(size, spec.head), _extrude(letters, -0.5, CODE_DEPTH_MM + 0.5)
@@ -416,18 +412,6 @@ def _slots(extent: tuple[float, float, float], angles_deg: list[float], scale: f
     width, depth = (v * scale for v in COLLAR_NOTCH_MM)
     slot = Manifold.cube((depth + 2.0, width, high - low + 2.0)).translate((radius - depth, -width / 2, low - 1.0))
     return [slot.rotate((0, 0, angle)) for angle in angles_deg]
-
-
-def _pits_clear_of(pits: CrossSection, radius: float) -> CrossSection:
-    """The pits outside a circle (a finial's foot)."""
-    if pits.is_empty():
-        return pits
-    return CrossSection.compose([pit for pit in pits.decompose() if math.hypot(*_centre(pit)) > radius])
-
-
-def _centre(section: CrossSection) -> tuple[float, float]:
-    low_x, low_y, high_x, high_y = section.bounds()
-    return ((low_x + high_x) / 2, (low_y + high_y) / 2)
 
 
 def _parts(

@@ -1,8 +1,10 @@
-"""The top-face emblem as 2D regions in mm: raised symbols and the pits at empty grid cells.
+"""The top-face emblem as 2D regions in mm: the raised symbols (empty grid cells stay plain: colour, or in
+one colour the taller relief, tells a dot from the face around it; pits there made busy tops look
+perforated).
 
 Sizes follow the printable limits for a 0.4 mm nozzle: every raised element at least 0.8 mm wide
 (dots 1.2-3.0 mm, bars >= 1.2 mm, lines and ring walls >= 0.82 mm), every hole at least 1.0 mm
-(ring holes 1.08 mm, pits 1.2 mm), gaps >= 0.85 mm. Where a ring would not fit the grid, a dash
+(ring holes 1.08 mm), gaps >= 0.85 mm. Where a ring would not fit the grid, a dash
 across the cell says "move only".
 """
 
@@ -16,14 +18,12 @@ from manifold3d import CrossSection, JoinType, OpType
 
 from dealers_chess.pieces.model3d.emblem import Bar, Emblem, Marker, Point, Shape
 
-PIT_RADIUS_MM = 0.6
 GAP_MM = 0.9  # between neighbouring markers
 LINE_MM = 0.85
 RING_WALL_MM, RING_HOLE_MM = 0.82, 0.56  # wall width and hole radius of a move-only ring
 RING_MIN_PITCH_MM = 2 * (RING_WALL_MM + RING_HOLE_MM) + 0.85  # smaller grids get dashes
 DASH_MM = 0.9  # width of a move-only dash
 OPENING_DEG = 50.0  # half the angle of the wedge that makes a first-move ring a C
-CLEARANCE_MM = 0.45  # between a pit and any raised symbol
 CIRCLE_SEGMENTS = 16
 RING_SEGMENTS = 32
 PINCH_MM = 0.05
@@ -62,11 +62,11 @@ class Layout:
         return (cell[0] * self.pitch_mm, cell[1] * self.pitch_mm)
 
 
-def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, CrossSection]:
-    """(raised symbols, pits) as 2D regions centred on the piece's axis, +y forward."""
+def relief_section(emblem: Emblem, layout: Layout) -> CrossSection:
+    """The raised symbols as a 2D region centred on the piece's axis, +y forward."""
     solids: list[list[Point]] = []
     holes: list[CrossSection] = []
-    segments: list[tuple[Point, Point, float]] = []  # centre lines with half widths, for pit clearance
+    segments: list[tuple[Point, Point, float]] = []  # centre lines with half widths, for the markers' room
     for bar in emblem.bars:
         _bar(bar, layout, solids, holes, segments)
     for line in emblem.lines:
@@ -83,7 +83,7 @@ def relief_sections(emblem: Emblem, layout: Layout) -> tuple[CrossSection, Cross
     raised = CrossSection(solids) if solids else CrossSection()
     if holes:
         raised = CrossSection.batch_boolean([raised, *holes], OpType.Subtract)
-    return _close_pinches(raised), _pits(emblem, layout, segments)
+    return _close_pinches(raised)
 
 
 def _close_pinches(section: CrossSection) -> CrossSection:
@@ -228,22 +228,6 @@ def _polyline(points: list[Point], width: float) -> list[list[Point]]:
     return polygons
 
 
-def _pits(emblem: Emblem, layout: Layout, segments: list[tuple[Point, Point, float]]) -> CrossSection:
-    """Pits at grid cells with no symbol, inside the usable radius and clear of every bar and line."""
-    taken = {m.cell for m in emblem.markers} | {(0, 0)}
-    span = int(layout.radius_mm // layout.pitch_mm) + 1
-    circles = []
-    for i in range(-span, span + 1):
-        for j in range(-span, span + 1):
-            x, y = i * layout.pitch_mm, j * layout.pitch_mm
-            if (i, j) in taken or math.hypot(x, y) + PIT_RADIUS_MM > layout.radius_mm - 0.3:
-                continue
-            if any(_distance((x, y), a, b) < half + PIT_RADIUS_MM + CLEARANCE_MM for a, b, half in segments):
-                continue
-            circles.append(_circle(x, y, PIT_RADIUS_MM))
-    return CrossSection(circles) if circles else CrossSection()
-
-
 def free_radius(raised: CrossSection) -> float:
     """How far from the centre the nearest raised symbol not starting at the centre lies (a finial's room)."""
     nearest = math.inf
@@ -275,4 +259,4 @@ def _distance(p: Point, a: Point, b: Point) -> float:
     return float(np.hypot(*(ap - t * ab)))
 
 
-__all__ = ["Layout", "relief_sections", "free_radius", "Marker"]
+__all__ = ["Layout", "relief_section", "free_radius", "Marker"]
