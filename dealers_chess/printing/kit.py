@@ -7,8 +7,11 @@ how many progress units it takes and a function that writes its files and return
 from __future__ import annotations
 
 import textwrap
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 from dealers_chess.cards.back import BackStyle, card_back
 from dealers_chess.cards.face import blank_face
 from dealers_chess.cards.legend import legend_card
+from dealers_chess.cards.primitives import Drawing
 from dealers_chess.cards.theme import NEUTRAL, group_look
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.printing.cards.deck import CardKind
@@ -37,8 +41,8 @@ from dealers_chess.printing.cards.jobs import (
 from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from dealers_chess.printing.cards.sheets import Duplex
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
-from dealers_chess.printing.parallel import each_on_every_core
-from dealers_chess.printing.pictures import renderer_available, store_picture
+from dealers_chess.printing.parallel import each_on_every_core, shared_workers
+from dealers_chess.printing.pictures import PictureSource, renderer_available, store_picture
 
 if TYPE_CHECKING:  # the 3D modules load only when the 3D steps run
     from dealers_chess.pieces.model3d.model import PieceModel
@@ -66,11 +70,20 @@ class KitContext:
 
 @dataclass(frozen=True, slots=True)
 class KitStep:
-    """One output of the kit."""
+    """One output of the kit; on_workers: its work is on the worker processes, and it runs in a thread of its
+    own beside the steps that write in this process (the first step, building the pieces, runs before all)."""
 
     label: str
     units: Callable[[KitContext], int]
     run: Callable[[KitContext], list[Path]]
+    on_workers: bool = False
+
+
+# what the kit's worker processes run, imported once by the fork server they are started from
+WORKER_MODULES = (
+    "dealers_chess.printing.kit", "dealers_chess.printing.solids.built", "dealers_chess.printing.solids.stl",
+    "dealers_chess.printing.render_cache", "dealers_chess.printing.solids.plates",
+)
 
 
 def _pictures_rendered(ctx: KitContext) -> bool:
@@ -135,28 +148,37 @@ def _pod(ctx: KitContext) -> list[Path]:
 
 
 def _pod_pngs(ctx: KitContext) -> list[Path]:
-    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask; the
-    cards are drawn on every core."""
+    """One 300 dpi PNG per card face, write-in card and back, with 1/8 in bleed, as print-on-demand sites ask;
+    every card drawn on the worker processes."""
     folder = out_path(ctx.out_dir, "cards/print-on-demand/png")
-    ids = [piece.id for piece in ctx.catalogue.select(sets=["starter"])]
     draw = partial(_pod_card_png, catalogue=ctx.catalogue, pictures=ctx.pictures, out_dir=ctx.out_dir, folder=folder)
-    written = each_on_every_core(draw, ids, ctx.advance)
-    written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
-    for group in _starter_groups(ctx)[:-1]:
-        blank = blank_face(group)
-        written.append(write_drawing(blank, Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
-    for group in _starter_groups(ctx):
-        back = card_back(group, BLEED_PT)
-        written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
-    ctx.advance(1)
-    return written
+    return each_on_every_core(draw, _pod_cards(ctx), ctx.advance)
 
 
-def _pod_card_png(piece_id: str, catalogue: Catalogue, pictures: PictureMode, out_dir: Path, folder: Path) -> Path:
-    """One card face as a print-on-demand PNG (in a worker process: it reads the pictures from the cache)."""
-    source = picture_source(catalogue, pictures, out_dir)
-    drawing = card_drawing(catalogue, piece_id, source)
-    return write_drawing(drawing, Format.PNG, out_path(folder, f"{piece_id}.png"), 300, BLEED_PT, source)
+def _pod_cards(ctx: KitContext) -> list[tuple[str, str]]:
+    """The print-on-demand PNGs, as (kind, piece id or group): each face, the legend, the write-ins, the backs."""
+    groups = _starter_groups(ctx)
+    return [*(("face", piece.id) for piece in ctx.catalogue.select(sets=["starter"])), ("legend", ""),
+            *(("write-in", group) for group in groups[:-1]), *(("back", group) for group in groups)]
+
+
+# a print-on-demand PNG's kind: its file name and its drawing, of (piece id or group, catalogue, pictures)
+POD_KINDS: dict[str, tuple[str, Callable[[str, Catalogue, PictureSource | None], Drawing]]] = {
+    "face": ("{}.png", lambda piece_id, catalogue, source: card_drawing(catalogue, piece_id, source)),
+    "legend": ("legend.png", lambda *_: legend_card()),
+    "write-in": ("write-in-{}.png", lambda group, *_: blank_face(group)),
+    "back": ("back-{}.png", lambda group, *_: card_back(group, BLEED_PT)),
+}
+
+
+def _pod_card_png(card: tuple[str, str], catalogue: Catalogue, pictures: PictureMode, out_dir: Path,
+                  folder: Path) -> Path:
+    """One print-on-demand PNG (in a worker process: a face reads its picture from the cache)."""
+    kind, name = card
+    source = picture_source(catalogue, pictures, out_dir) if kind == "face" else None
+    file_name, drawing = POD_KINDS[kind]
+    return write_drawing(drawing(name, catalogue, source), Format.PNG, out_path(folder, file_name.format(name)),
+                         300, BLEED_PT, source)
 
 
 def _starter_groups(ctx: KitContext) -> list[str]:
@@ -196,10 +218,10 @@ KIT_STEPS: list[KitStep] = [
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
     ), _pod),
     KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
-            lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
+            lambda ctx: len(_pod_cards(ctx)), _pod_pngs, on_workers=True),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
     KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
-            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates),
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates, on_workers=True),
 ]
 
 HOW_TO_PRINT = """\
@@ -402,10 +424,26 @@ def kit_units(ctx: KitContext) -> int:
 
 
 def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
-    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step."""
-    done = [(step.label, step.run(ctx)) for step in KIT_STEPS]
+    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step.
+
+    The first step builds the pieces on every core; then the steps on_workers run in threads of their own,
+    their work queued for the same worker processes, while this thread writes the PDFs: both cores stay busy."""
+    first, rest = KIT_STEPS[0], KIT_STEPS[1:]
+    lock, progress = threading.Lock(), ctx.advance
+
+    def advance(units: int) -> None:
+        with lock:  # the progress bar is not made for threads
+            progress(units)
+
+    ctx = replace(ctx, advance=advance)
+    beside = [step for step in rest if step.on_workers]
+    with ThreadPoolExecutor(max(1, len(beside))) as threads, shared_workers(WORKER_MODULES):
+        done = {first.label: first.run(ctx)}
+        running = {step.label: threads.submit(copy_context().run, step.run, ctx) for step in beside}
+        done.update((step.label, step.run(ctx)) for step in rest if not step.on_workers)
+        done.update((label, future.result()) for label, future in running.items())
     listing = "".join(
-        f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
+        f"  {path.relative_to(ctx.out_dir)}\n" for step in KIT_STEPS for path in done[step.label]
     )
     note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue, ctx.built) + listing)
-    return done + [("how to print", [note])]
+    return [(step.label, done[step.label]) for step in KIT_STEPS] + [("how to print", [note])]

@@ -2,15 +2,22 @@
 
 The work must be a module-level function (or a functools.partial of one), and its items picklable,
 because each runs in another process, started clean (not forked: it sees none of this process's state
-but what it is given); an error raised there is raised here.
+but what it is given); an error raised there is raised here. The work is pickled once a batch, not once
+an item (a partial holding a catalogue took 6 ms to pickle and as long to read back, every item).
+Within `shared_workers()` every batch runs on one set of processes, started once (in threads too, run in
+a copy of its context: contextvars.copy_context().run).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import partial
 from typing import TypeVar
 
 # fork() in a process with threads (numpy's, a web server's) may deadlock, and Python warns of it; a fork
@@ -19,6 +26,8 @@ START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_met
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+_shared: ContextVar[ProcessPoolExecutor | None] = ContextVar("shared_workers", default=None)
 
 
 def usable_cores() -> int:
@@ -36,28 +45,57 @@ def each_on_every_core(
     results: list[Result] = []
     workers = min(len(items), usable_cores())
     outcomes: Iterator[Result]
+    pool = None
     if workers <= 1:
         outcomes = map(work, items)
-        pool = None
     else:
-        pool = ProcessPoolExecutor(workers, mp_context=_clean_context(work))
-        outcomes = pool.map(work, items)
+        shared = _shared.get()  # shut down when its shared_workers() has ended: then refuses new work
+        pool = shared or ProcessPoolExecutor(workers, mp_context=_clean_context([_module_of(work)]))
+        outcomes = pool.map(partial(_unpickled_call, pickle.dumps(work)), items)
     try:
         for result in outcomes:
             results.append(result)
             if advance is not None:
                 advance(1)
     finally:
-        if pool is not None:
+        if pool is not None and pool is not shared:
             pool.shutdown(cancel_futures=True)
     return results
 
 
-def _clean_context(work: Callable) -> multiprocessing.context.BaseContext:
-    """The start method's context; a fork server first started here imports the work's module (numpy,
-    manifold3d and the rest with it) once, and each worker is forked from it with them loaded."""
+@contextmanager
+def shared_workers(preload: Sequence[str] = ()) -> Iterator[None]:
+    """Within (and in threads run in a copy of its context): each_on_every_core runs every batch on one process
+    per core, started once from a fork server that imported the `preload` modules. On leaving, work not
+    started is cancelled, and the threads' later batches are refused (RuntimeError)."""
+    pool = ProcessPoolExecutor(usable_cores(), mp_context=_clean_context(preload)) if usable_cores() > 1 else None
+    token = _shared.set(pool)
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+_last_work: list[tuple[bytes, Callable]] = []  # in a worker: the batch's work, read once
+
+
+def _unpickled_call(pickled_work: bytes, item):
+    """In a worker: the batch's work (unpickled on its first item) called on one item."""
+    if not _last_work or _last_work[0][0] != pickled_work:
+        _last_work[:] = [(pickled_work, pickle.loads(pickled_work))]
+    return _last_work[0][1](item)
+
+
+def _module_of(work: Callable) -> str:
+    return getattr(work, "func", work).__module__
+
+
+def _clean_context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
+    """The start method's context; a fork server first started here imports the preload modules (numpy,
+    manifold3d and the rest with them) once, and each worker is forked from it with them loaded."""
     context = multiprocessing.get_context(START_METHOD)
-    if START_METHOD == "forkserver":
-        module = getattr(work, "func", work).__module__
-        context.set_forkserver_preload([module])  # used only when the server starts, on the first pool
+    if START_METHOD == "forkserver" and preload:
+        context.set_forkserver_preload(list(preload))  # used only when the server starts, on the first pool
     return context
