@@ -41,7 +41,7 @@ from dealers_chess.printing.cards.jobs import (
 from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from dealers_chess.printing.cards.sheets import Duplex
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
-from dealers_chess.printing.parallel import each_on_every_core, shared_workers
+from dealers_chess.printing.parallel import each_on_every_core, on_queued, shared_workers
 from dealers_chess.printing.pictures import PictureSource, renderer_available, store_picture
 
 if TYPE_CHECKING:  # the 3D modules load only when the 3D steps run
@@ -71,7 +71,8 @@ class KitContext:
 @dataclass(frozen=True, slots=True)
 class KitStep:
     """One output of the kit; on_workers: its work is on the worker processes, and it runs in a thread of its
-    own beside the steps that write in this process (the first step, building the pieces, runs before all)."""
+    own beside the steps that write in this process, its work queued after that of the steps on_workers
+    before it (the first step, building the pieces, runs before all)."""
 
     label: str
     units: Callable[[KitContext], int]
@@ -217,11 +218,11 @@ KIT_STEPS: list[KitStep] = [
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
     ), _pod),
+    KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates, on_workers=True),
     KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
             lambda ctx: len(_pod_cards(ctx)), _pod_pngs, on_workers=True),
     KitStep("previews (PNG)", lambda ctx: 2, _previews),
-    KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
-            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates, on_workers=True),
 ]
 
 HOW_TO_PRINT = """\
@@ -427,7 +428,9 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step.
 
     The first step builds the pieces on every core; then the steps on_workers run in threads of their own,
-    their work queued for the same worker processes, while this thread writes the PDFs: both cores stay busy."""
+    their work queued for the same worker processes in the steps' order (the plates' few long jobs first, the
+    many short card PNGs after them, to even out the end), while this thread writes the PDFs: both cores
+    stay busy."""
     first, rest = KIT_STEPS[0], KIT_STEPS[1:]
     lock, progress = threading.Lock(), ctx.advance
 
@@ -439,7 +442,11 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     beside = [step for step in rest if step.on_workers]
     with ThreadPoolExecutor(max(1, len(beside))) as threads, shared_workers(WORKER_MODULES):
         done = {first.label: first.run(ctx)}
-        running = {step.label: threads.submit(copy_context().run, step.run, ctx) for step in beside}
+        running = {}
+        for step in beside:
+            queued = threading.Event()
+            running[step.label] = threads.submit(copy_context().run, _beside, step, ctx, queued)
+            queued.wait()  # the next step's work queues behind this one's
         done.update((step.label, step.run(ctx)) for step in rest if not step.on_workers)
         done.update((label, future.result()) for label, future in running.items())
     listing = "".join(
@@ -447,3 +454,12 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     )
     note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue, ctx.built) + listing)
     return [(step.label, done[step.label]) for step in KIT_STEPS] + [("how to print", [note])]
+
+
+def _beside(step: KitStep, ctx: KitContext, queued: threading.Event) -> list[Path]:
+    """A step on_workers, in its own thread: `queued` is set once its work is queued on the workers (or it ends)."""
+    try:
+        with on_queued(queued.set):
+            return step.run(ctx)
+    finally:
+        queued.set()

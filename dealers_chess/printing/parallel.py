@@ -5,7 +5,8 @@ because each runs in another process, started clean (not forked: it sees none of
 but what it is given); an error raised there is raised here. The work is pickled once a batch, not once
 an item (a partial holding a catalogue took 6 ms to pickle and as long to read back, every item).
 Within `shared_workers()` every batch runs on one set of processes, started once (in threads too, run in
-a copy of its context: contextvars.copy_context().run).
+a copy of its context: contextvars.copy_context().run), and `on_queued` tells a thread's caller when its
+batch is queued there, so that threads can queue theirs in an order of their caller's choosing.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 _shared: ContextVar[ProcessPoolExecutor | None] = ContextVar("shared_workers", default=None)
+_on_queued: ContextVar[Callable[[], None] | None] = ContextVar("on_queued", default=None)
 
 
 def usable_cores() -> int:
@@ -46,12 +48,14 @@ def each_on_every_core(
     workers = min(len(items), usable_cores())
     outcomes: Iterator[Result]
     pool = None
+    shared = _shared.get()  # shut down when its shared_workers() has ended: then refuses new work
     if workers <= 1:
         outcomes = map(work, items)
     else:
-        shared = _shared.get()  # shut down when its shared_workers() has ended: then refuses new work
         pool = shared or ProcessPoolExecutor(workers, mp_context=_clean_context([_module_of(work)]))
         outcomes = pool.map(partial(_unpickled_call, pickle.dumps(work)), items)
+    if (queued := _on_queued.get()) is not None:
+        queued()
     try:
         for result in outcomes:
             results.append(result)
@@ -76,6 +80,17 @@ def shared_workers(preload: Sequence[str] = ()) -> Iterator[None]:
         _shared.reset(token)
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+@contextmanager
+def on_queued(callback: Callable[[], None]) -> Iterator[None]:
+    """Within (in this thread): callback() as soon as each batch is queued on the workers (or, when it runs in
+    this process, before it runs)."""
+    token = _on_queued.set(callback)
+    try:
+        yield
+    finally:
+        _on_queued.reset(token)
 
 
 _last_work: list[tuple[bytes, Callable]] = []  # in a worker: the batch's work, read once

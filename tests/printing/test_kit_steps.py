@@ -62,3 +62,24 @@ def test_an_error_in_this_thread_cancels_the_work_of_the_steps_beside(tmp_path, 
     with pytest.raises(DealerError, match="could not write its file"):
         build_kit(_context(tmp_path, []))
     assert time.monotonic() - started < 15  # the naps begun are finished, the rest cancelled
+
+
+def test_the_steps_beside_start_in_turn_each_once_the_one_before_has_queued_its_work(tmp_path, monkeypatch):
+    events: list[str] = []
+
+    def queues(ctx: KitContext) -> list[Path]:
+        events.append("first starts")
+        each_on_every_core(_nap, [0.5] * 4)
+        events.append("first ends")
+        return []
+
+    def second(ctx: KitContext) -> list[Path]:
+        events.append("second starts")
+        return []
+
+    monkeypatch.setattr(kit, "KIT_STEPS", [_step("pieces", lambda ctx: []), _step("plates", queues, on_workers=True),
+                                           _step("cards", second, on_workers=True)])
+    monkeypatch.setattr(kit, "how_to_print", lambda catalogue, built: "")
+    done = build_kit(_context(tmp_path, []))
+    assert [label for label, _ in done] == ["pieces", "plates", "cards", "how to print"]
+    assert events == ["first starts", "second starts", "first ends"]
