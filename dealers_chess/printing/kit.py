@@ -10,7 +10,7 @@ import textwrap
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -56,28 +56,37 @@ BACK_FILES = (
 )
 
 
+def _built_already() -> None:
+    """The pieces are built (outside build_kit, a step runs on its own)."""
+
+
 @dataclass(frozen=True, slots=True)
 class KitContext:
-    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; and the
-    pieces the first step built, which the plates and HOW-TO-PRINT's figures read (by id)."""
+    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; the
+    pieces the first step built, which the plates and HOW-TO-PRINT's figures read (by id); and pieces_built(),
+    which waits until the first step has built them, their pictures in the render cache (needs_pieces)."""
 
     catalogue: Catalogue
     out_dir: Path
     advance: Callable[[int], None]
     pictures: PictureMode = PictureMode.RENDER
     built: dict[str, BuiltPiece] = field(default_factory=dict)
+    pieces_built: Callable[[], object] = _built_already
 
 
 @dataclass(frozen=True, slots=True)
 class KitStep:
-    """One output of the kit; on_workers: its work is on the worker processes, and it runs in a thread of its
-    own beside the steps that write in this process, its work queued after that of the steps on_workers
-    before it (the first step, building the pieces, runs before all)."""
+    """One output of the kit. The first builds the pieces (on the worker processes); a step on_workers has
+    its work there too, and runs once the pieces are built, in a thread of its own, its work queued after that
+    of the steps on_workers before it; the others write in this process, meanwhile: those that do not need the
+    pieces from their start (needs_pieces False: they call ctx.pieces_built() before any part that does) first,
+    while the pieces are built."""
 
     label: str
     units: Callable[[KitContext], int]
     run: Callable[[KitContext], list[Path]]
     on_workers: bool = False
+    needs_pieces: bool = True
 
 
 # what the kit's worker processes run, imported once by the fork server they are started from
@@ -129,6 +138,8 @@ def _fronts(ctx: KitContext) -> list[Path]:
 def _backs(ctx: KitContext) -> list[Path]:
     written = []
     for layout, style in BACK_FILES:
+        if layout is BackLayout.INTERLEAVED:  # the fronts with the backs: their pictures
+            ctx.pieces_built()
         options = BackOptions(Duplex.LONG, layout, style=style)
         written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), options, ctx.out_dir, ctx.advance)[0])
     return written
@@ -142,9 +153,10 @@ def _calibration(ctx: KitContext) -> list[Path]:
 
 def _pod(ctx: KitContext) -> list[Path]:
     folder = "cards/print-on-demand"
-    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
     options = BackOptions(Duplex.LONG, BackLayout.SHEET)
     backs = print_backs(ctx.catalogue, POD, options, ctx.out_dir, ctx.advance, folder)[0]
+    ctx.pieces_built()
+    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
     return [fronts, backs]
 
 
@@ -213,11 +225,11 @@ KIT_STEPS: list[KitStep] = [
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
     KitStep("card backs (per kind of sheet, light, per front page, and fronts and backs in one file)", lambda ctx: sum(
         deck_pages(ctx.catalogue, STARTER, layout) for layout, _ in BACK_FILES
-    ), _backs),
-    KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
+    ), _backs, needs_pieces=False),
+    KitStep("printer calibration sheet", lambda ctx: 1, _calibration, needs_pieces=False),
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
-    ), _pod),
+    ), _pod, needs_pieces=False),
     KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
             lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates, on_workers=True),
     KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
@@ -427,10 +439,11 @@ def kit_units(ctx: KitContext) -> int:
 def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
     """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step.
 
-    The first step builds the pieces on every core; then the steps on_workers run in threads of their own,
-    their work queued for the same worker processes in the steps' order (the plates' few long jobs first, the
-    many short card PNGs after them, to even out the end), while this thread writes the PDFs: both cores
-    stay busy."""
+    The first step builds the pieces on every core, in a thread that then starts the steps on_workers, each
+    in a thread of its own, their work queued on the same worker processes in the steps' order (the plates'
+    few long jobs first, the many short card PNGs after them, to even out the end). This thread meanwhile
+    writes the PDFs: first what needs no pieces (the fork server starts and the first pieces build), then the
+    rest, so both cores stay busy."""
     first, rest = KIT_STEPS[0], KIT_STEPS[1:]
     lock, progress = threading.Lock(), ctx.advance
 
@@ -438,22 +451,38 @@ def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
         with lock:  # the progress bar is not made for threads
             progress(units)
 
-    ctx = replace(ctx, advance=advance)
     beside = [step for step in rest if step.on_workers]
-    with ThreadPoolExecutor(max(1, len(beside))) as threads, shared_workers(WORKER_MODULES):
-        done = {first.label: first.run(ctx)}
-        running = {}
-        for step in beside:
-            queued = threading.Event()
-            running[step.label] = threads.submit(copy_context().run, _beside, step, ctx, queued)
-            queued.wait()  # the next step's work queues behind this one's
-        done.update((step.label, step.run(ctx)) for step in rest if not step.on_workers)
+    here = sorted((step for step in rest if not step.on_workers), key=lambda step: step.needs_pieces)
+    with ThreadPoolExecutor(len(beside) + 1) as threads, shared_workers(WORKER_MODULES):
+        ctx = replace(ctx, advance=advance)
+        pieces = threads.submit(copy_context().run, _pieces_then_beside, first, beside, ctx, threads)
+        ctx = replace(ctx, pieces_built=pieces.result)
+        done = {}
+        for step in here:
+            if step.needs_pieces:
+                ctx.pieces_built()
+            done[step.label] = step.run(ctx)
+        done[first.label], running = pieces.result()
         done.update((label, future.result()) for label, future in running.items())
     listing = "".join(
         f"  {path.relative_to(ctx.out_dir)}\n" for step in KIT_STEPS for path in done[step.label]
     )
     note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue, ctx.built) + listing)
     return [(step.label, done[step.label]) for step in KIT_STEPS] + [("how to print", [note])]
+
+
+def _pieces_then_beside(
+    first: KitStep, beside: list[KitStep], ctx: KitContext, threads: ThreadPoolExecutor,
+) -> tuple[list[Path], dict[str, Future]]:
+    """The first step, then each step on_workers started in a thread of its own once the one before it has
+    queued its work; the first step's files and the others' futures."""
+    files = first.run(ctx)
+    running = {}
+    for step in beside:
+        queued = threading.Event()
+        running[step.label] = threads.submit(copy_context().run, _beside, step, ctx, queued)
+        queued.wait()  # the next step's work queues behind this one's
+    return files, running
 
 
 def _beside(step: KitStep, ctx: KitContext, queued: threading.Event) -> list[Path]:

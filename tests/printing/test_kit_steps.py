@@ -37,12 +37,35 @@ def test_an_error_beside_the_pdfs_stops_the_kit_after_they_are_written(tmp_path,
         ctx.advance(1)
         return []
 
-    monkeypatch.setattr(kit, "KIT_STEPS", [_step("pieces", pdfs), _step("plates", _refuse, on_workers=True),
+    monkeypatch.setattr(kit, "KIT_STEPS", [_step("pieces", lambda ctx: []), _step("plates", _refuse, on_workers=True),
                                            _step("fronts", pdfs)])
     units: list[int] = []
     with pytest.raises(DealerError, match="could not write its file"):
         build_kit(_context(tmp_path, units))
-    assert written == [threading.current_thread().name] * 2 and units == [1, 1, 1]
+    assert written == [threading.current_thread().name] and units == [1, 1]
+
+
+def test_the_steps_that_need_no_pieces_are_written_while_they_are_built(tmp_path, monkeypatch):
+    events: list[str] = []
+    backs_written = threading.Event()
+
+    def pieces(ctx: KitContext) -> list[Path]:
+        assert backs_written.wait(30)  # the backs are written meanwhile, in the other thread
+        events.append("pieces built")
+        return []
+
+    def backs(ctx: KitContext) -> list[Path]:
+        backs_written.set()
+        ctx.pieces_built()
+        events.append("duplex written")
+        return []
+
+    monkeypatch.setattr(kit, "KIT_STEPS", [
+        _step("pieces", pieces), _step("fronts", lambda ctx: events.append("fronts written") or []),
+        KitStep("backs", lambda ctx: 1, backs, needs_pieces=False)])
+    monkeypatch.setattr(kit, "how_to_print", lambda catalogue, built: "")
+    assert [label for label, _ in build_kit(_context(tmp_path, []))] == ["pieces", "fronts", "backs", "how to print"]
+    assert events == ["pieces built", "duplex written", "fronts written"]
 
 
 def _nap(seconds: float) -> float:
