@@ -9,6 +9,7 @@ rules text takes its width.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dealers_chess.cards.art import slim_silhouette
 from dealers_chess.cards.diagram import Diagram, diagram_for, draw_diagram, forward_arrow, rule_badge
@@ -61,6 +62,7 @@ class FaceInfo:
         return f"{self.value:.1f} \u00b1 {self.margin:.1f}"
 
 
+@lru_cache(maxsize=512)  # a kit lays each face out for three PDFs: once is enough (a Drawing never changes)
 def card_face(info: FaceInfo, picture_aspect: float | None = None) -> Drawing:
     """The face of one piece's card, its picture slot shaped width/height = picture_aspect (None: the silhouette's).
 

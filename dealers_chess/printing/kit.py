@@ -7,8 +7,11 @@ how many progress units it takes and a function that writes its files and return
 from __future__ import annotations
 
 import textwrap
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 from dealers_chess.cards.back import BackStyle, card_back
 from dealers_chess.cards.face import blank_face
 from dealers_chess.cards.legend import legend_card
+from dealers_chess.cards.primitives import Drawing
 from dealers_chess.cards.theme import NEUTRAL, group_look
 from dealers_chess.pieces.catalogue import Catalogue, PieceDef
 from dealers_chess.printing.cards.deck import CardKind
@@ -37,8 +41,8 @@ from dealers_chess.printing.cards.jobs import (
 from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, sheet_backs
 from dealers_chess.printing.cards.sheets import Duplex
 from dealers_chess.printing.files import out_path, remove_unlisted, write_atomic
-from dealers_chess.printing.parallel import each_on_every_core
-from dealers_chess.printing.pictures import renderer_available, store_picture
+from dealers_chess.printing.parallel import each_on_every_core, on_queued, shared_workers
+from dealers_chess.printing.pictures import PictureSource, renderer_available, store_picture
 
 if TYPE_CHECKING:  # the 3D modules load only when the 3D steps run
     from dealers_chess.pieces.model3d.model import PieceModel
@@ -53,25 +57,44 @@ BACK_FILES = (
 )
 
 
+def _built_already() -> None:
+    """The pieces are built (outside build_kit, a step runs on its own)."""
+
+
 @dataclass(frozen=True, slots=True)
 class KitContext:
-    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; and the
-    pieces the first step built, which the plates and HOW-TO-PRINT's figures read (by id)."""
+    """What every step gets: the catalogue, the kit folder, a progress callback and the picture mode; the
+    pieces the first step built, which the plates and HOW-TO-PRINT's figures read (by id); and pieces_built(),
+    which waits until the first step has built them, their pictures in the render cache (needs_pieces)."""
 
     catalogue: Catalogue
     out_dir: Path
     advance: Callable[[int], None]
     pictures: PictureMode = PictureMode.RENDER
     built: dict[str, BuiltPiece] = field(default_factory=dict)
+    pieces_built: Callable[[], object] = _built_already
 
 
 @dataclass(frozen=True, slots=True)
 class KitStep:
-    """One output of the kit."""
+    """One output of the kit. The first builds the pieces (on the worker processes); a step on_workers has
+    its work there too, and runs once the pieces are built, in a thread of its own, its work queued after that
+    of the steps on_workers before it; the others write in this process, meanwhile: those that do not need the
+    pieces from their start (needs_pieces False: they call ctx.pieces_built() before any part that does) first,
+    while the pieces are built."""
 
     label: str
     units: Callable[[KitContext], int]
     run: Callable[[KitContext], list[Path]]
+    on_workers: bool = False
+    needs_pieces: bool = True
+
+
+# what the kit's worker processes run, imported once by the fork server they are started from
+WORKER_MODULES = (
+    "dealers_chess.printing.kit", "dealers_chess.printing.solids.built", "dealers_chess.printing.solids.stl",
+    "dealers_chess.printing.render_cache", "dealers_chess.printing.solids.plates",
+)
 
 
 def _pictures_rendered(ctx: KitContext) -> bool:
@@ -116,6 +139,8 @@ def _fronts(ctx: KitContext) -> list[Path]:
 def _backs(ctx: KitContext) -> list[Path]:
     written = []
     for layout, style in BACK_FILES:
+        if layout is BackLayout.INTERLEAVED:  # the fronts with the backs: their pictures
+            ctx.pieces_built()
         options = BackOptions(Duplex.LONG, layout, style=style)
         written.append(print_backs(ctx.catalogue, _with(STARTER, ctx), options, ctx.out_dir, ctx.advance)[0])
     return written
@@ -129,35 +154,45 @@ def _calibration(ctx: KitContext) -> list[Path]:
 
 def _pod(ctx: KitContext) -> list[Path]:
     folder = "cards/print-on-demand"
-    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
     options = BackOptions(Duplex.LONG, BackLayout.SHEET)
     backs = print_backs(ctx.catalogue, POD, options, ctx.out_dir, ctx.advance, folder)[0]
+    ctx.pieces_built()
+    fronts = print_cards(ctx.catalogue, _with(POD, ctx), ctx.out_dir, ctx.advance, folder)[0]
     return [fronts, backs]
 
 
 def _pod_pngs(ctx: KitContext) -> list[Path]:
-    """One 300 dpi PNG per card face and per back, with 1/8 in bleed, as print-on-demand sites ask; the
-    cards are drawn on every core."""
+    """One 300 dpi PNG per card face, write-in card and back, with 1/8 in bleed, as print-on-demand sites ask;
+    every card drawn on the worker processes."""
     folder = out_path(ctx.out_dir, "cards/print-on-demand/png")
-    ids = [piece.id for piece in ctx.catalogue.select(sets=["starter"])]
     draw = partial(_pod_card_png, catalogue=ctx.catalogue, pictures=ctx.pictures, out_dir=ctx.out_dir, folder=folder)
-    written = each_on_every_core(draw, ids, ctx.advance)
-    written.append(write_drawing(legend_card(), Format.PNG, out_path(folder, "legend.png"), 300, BLEED_PT))
-    for group in _starter_groups(ctx)[:-1]:
-        blank = blank_face(group)
-        written.append(write_drawing(blank, Format.PNG, out_path(folder, f"write-in-{group}.png"), 300, BLEED_PT))
-    for group in _starter_groups(ctx):
-        back = card_back(group, BLEED_PT)
-        written.append(write_drawing(back, Format.PNG, out_path(folder, f"back-{group}.png"), 300, BLEED_PT))
-    ctx.advance(1)
-    return written
+    return each_on_every_core(draw, _pod_cards(ctx), ctx.advance)
 
 
-def _pod_card_png(piece_id: str, catalogue: Catalogue, pictures: PictureMode, out_dir: Path, folder: Path) -> Path:
-    """One card face as a print-on-demand PNG (in a worker process: it reads the pictures from the cache)."""
-    source = picture_source(catalogue, pictures, out_dir)
-    drawing = card_drawing(catalogue, piece_id, source)
-    return write_drawing(drawing, Format.PNG, out_path(folder, f"{piece_id}.png"), 300, BLEED_PT, source)
+def _pod_cards(ctx: KitContext) -> list[tuple[str, str]]:
+    """The print-on-demand PNGs, as (kind, piece id or group): each face, the legend, the write-ins, the backs."""
+    groups = _starter_groups(ctx)
+    return [*(("face", piece.id) for piece in ctx.catalogue.select(sets=["starter"])), ("legend", ""),
+            *(("write-in", group) for group in groups[:-1]), *(("back", group) for group in groups)]
+
+
+# a print-on-demand PNG's kind: its file name and its drawing, of (piece id or group, catalogue, pictures)
+POD_KINDS: dict[str, tuple[str, Callable[[str, Catalogue, PictureSource | None], Drawing]]] = {
+    "face": ("{}.png", lambda piece_id, catalogue, source: card_drawing(catalogue, piece_id, source)),
+    "legend": ("legend.png", lambda *_: legend_card()),
+    "write-in": ("write-in-{}.png", lambda group, *_: blank_face(group)),
+    "back": ("back-{}.png", lambda group, *_: card_back(group, BLEED_PT)),
+}
+
+
+def _pod_card_png(card: tuple[str, str], catalogue: Catalogue, pictures: PictureMode, out_dir: Path,
+                  folder: Path) -> Path:
+    """One print-on-demand PNG (in a worker process: a face reads its picture from the cache)."""
+    kind, name = card
+    source = picture_source(catalogue, pictures, out_dir) if kind == "face" else None
+    file_name, drawing = POD_KINDS[kind]
+    return write_drawing(drawing(name, catalogue, source), Format.PNG, out_path(folder, file_name.format(name)),
+                         300, BLEED_PT, source)
 
 
 def _starter_groups(ctx: KitContext) -> list[str]:
@@ -191,16 +226,16 @@ KIT_STEPS: list[KitStep] = [
     KitStep("card fronts, Letter perforated 2x4", lambda ctx: deck_pages(ctx.catalogue, STARTER), _fronts),
     KitStep("card backs (per kind of sheet, light, per front page, and fronts and backs in one file)", lambda ctx: sum(
         deck_pages(ctx.catalogue, STARTER, layout) for layout, _ in BACK_FILES
-    ), _backs),
-    KitStep("printer calibration sheet", lambda ctx: 1, _calibration),
+    ), _backs, needs_pieces=False),
+    KitStep("printer calibration sheet", lambda ctx: 1, _calibration, needs_pieces=False),
     KitStep("print-on-demand cards (one per page, bleed)", lambda ctx: (
         deck_pages(ctx.catalogue, POD) + deck_pages(ctx.catalogue, POD, BackLayout.SHEET)
-    ), _pod),
-    KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
-            lambda ctx: len(ctx.catalogue.select(sets=["starter"])) + 1, _pod_pngs),
-    KitStep("previews (PNG)", lambda ctx: 2, _previews),
+    ), _pod, needs_pieces=False),
     KitStep("print plates of the 3D pieces, STL and PrusaSlicer project each (50 mm squares)",
-            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates),
+            lambda ctx: len(ctx.catalogue.select(sets=["starter"])), _plates, on_workers=True),
+    KitStep("print-on-demand PNGs (300 dpi, bleed, one per card and back)",
+            lambda ctx: len(_pod_cards(ctx)), _pod_pngs, on_workers=True),
+    KitStep("previews (PNG)", lambda ctx: 2, _previews),
 ]
 
 HOW_TO_PRINT = """\
@@ -420,10 +455,58 @@ def kit_units(ctx: KitContext) -> int:
 
 
 def build_kit(ctx: KitContext) -> list[tuple[str, list[Path]]]:
-    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step."""
-    done = [(step.label, step.run(ctx)) for step in KIT_STEPS]
+    """Run every kit step; write HOW-TO-PRINT.txt; return (label, files) per step.
+
+    The first step builds the pieces on every core, in a thread that then starts the steps on_workers, each
+    in a thread of its own, their work queued on the same worker processes in the steps' order (the plates'
+    few long jobs first, the many short card PNGs after them, to even out the end). This thread meanwhile
+    writes the PDFs: first what needs no pieces (the fork server starts and the first pieces build), then the
+    rest, so both cores stay busy."""
+    first, rest = KIT_STEPS[0], KIT_STEPS[1:]
+    lock, progress = threading.Lock(), ctx.advance
+
+    def advance(units: int) -> None:
+        with lock:  # the progress bar is not made for threads
+            progress(units)
+
+    beside = [step for step in rest if step.on_workers]
+    here = sorted((step for step in rest if not step.on_workers), key=lambda step: step.needs_pieces)
+    with ThreadPoolExecutor(len(beside) + 1) as threads, shared_workers(WORKER_MODULES):
+        ctx = replace(ctx, advance=advance)
+        pieces = threads.submit(copy_context().run, _pieces_then_beside, first, beside, ctx, threads)
+        ctx = replace(ctx, pieces_built=pieces.result)
+        done = {}
+        for step in here:
+            if step.needs_pieces:
+                ctx.pieces_built()
+            done[step.label] = step.run(ctx)
+        done[first.label], running = pieces.result()
+        done.update((label, future.result()) for label, future in running.items())
     listing = "".join(
-        f"  {path.relative_to(ctx.out_dir)}\n" for _, paths in done for path in paths
+        f"  {path.relative_to(ctx.out_dir)}\n" for step in KIT_STEPS for path in done[step.label]
     )
     note = write_atomic(out_path(ctx.out_dir, "HOW-TO-PRINT.txt"), how_to_print(ctx.catalogue, ctx.built) + listing)
-    return done + [("how to print", [note])]
+    return [(step.label, done[step.label]) for step in KIT_STEPS] + [("how to print", [note])]
+
+
+def _pieces_then_beside(
+    first: KitStep, beside: list[KitStep], ctx: KitContext, threads: ThreadPoolExecutor,
+) -> tuple[list[Path], dict[str, Future]]:
+    """The first step, then each step on_workers started in a thread of its own once the one before it has
+    queued its work; the first step's files and the others' futures."""
+    files = first.run(ctx)
+    running = {}
+    for step in beside:
+        queued = threading.Event()
+        running[step.label] = threads.submit(copy_context().run, _beside, step, ctx, queued)
+        queued.wait()  # the next step's work queues behind this one's
+    return files, running
+
+
+def _beside(step: KitStep, ctx: KitContext, queued: threading.Event) -> list[Path]:
+    """A step on_workers, in its own thread: `queued` is set once its work is queued on the workers (or it ends)."""
+    try:
+        with on_queued(queued.set):
+            return step.run(ctx)
+    finally:
+        queued.set()

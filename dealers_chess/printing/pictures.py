@@ -111,11 +111,24 @@ def _cropped(path: Path) -> Image.Image | None:
 
 def _picture(piece: PieceDef, out_dir: Path) -> Image.Image | None:
     from dealers_chess.pieces.model3d.model import ModelError
-    from dealers_chess.printing.render_cache import cached_render_png, default_cache_dir
+    from dealers_chess.printing.render_cache import cached_render_path, cached_render_png, default_cache_dir
 
+    cache = default_cache_dir(out_dir)
     try:
-        image = cached_render_png(piece, default_cache_dir(out_dir), width_px=PICTURE_PX)
+        path = cached_render_path(piece, cache, width_px=PICTURE_PX)
+        if (found := _read_pictures.get(path)) is not None:
+            return found
+        image = cached_render_png(piece, cache, width_px=PICTURE_PX)  # a damaged entry is rendered again
     except ModelError:  # a model that cannot be built: the silhouette stands in
         return None
     box = image.getbbox()
-    return image.crop(box) if box else None
+    picture = image.crop(box) if box else None
+    if picture is not None and len(_read_pictures) < MAX_READ_PICTURES:
+        _read_pictures[path] = picture
+    return picture
+
+
+# the pictures read from render caches in this process, by file: a kit's PDFs each show every picture, and
+# a cache file's name holds a hash of all its picture depends on (callers never change an image they get)
+_read_pictures: dict[Path, Image.Image] = {}
+MAX_READ_PICTURES = 512

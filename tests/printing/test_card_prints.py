@@ -29,7 +29,7 @@ from dealers_chess.printing.cards.jobs import (
     print_diagram,
 )
 from dealers_chess.printing.cards.pdfs import BackLayout, BackOptions, pages_of, sheet_backs, write_fronts
-from dealers_chess.printing.cards.png import png_bytes
+from dealers_chess.printing.cards.png import png_bytes, rgb_png
 from dealers_chess.printing.cards.sheets import Duplex
 from dealers_chess.printing.pictures import rendered_pictures, renderer_available
 
@@ -205,3 +205,15 @@ def test_light_backs_have_their_own_file_name_and_ask_for_the_same_printing(tmp_
                        tmp_path)[0]
     assert (light.name, both.name) == ("knight-backs-light.pdf", "knight-cards-duplex-light.pdf")
     assert _viewer(light)["/Duplex"] == "/Simplex" and _viewer(both)["/Duplex"] == "/DuplexFlipLongEdge"
+
+
+def test_card_pngs_read_back_as_the_pixels_drawn_at_their_dpi() -> None:
+    drawn = Image.new("RGB", (67, 41), (250, 248, 240))
+    drawn.paste((12, 200, 99), (5, 7, 60, 30))
+    drawn.putpixel((0, 40), (0, 0, 0))  # an Up filter from 250 down to 0 wraps below zero
+    with Image.open(io.BytesIO(rgb_png(drawn, 300))) as read:
+        read.load()
+        assert read.mode == "RGB" and read.size == (67, 41) and read.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+        assert (np.asarray(read) == np.asarray(drawn)).all()
+    with Image.open(io.BytesIO(png_bytes(card_back("pawn"), 72))) as card:
+        assert card.size == (306, 198) and card.info["dpi"] == pytest.approx((72, 72), abs=0.01)

@@ -113,6 +113,7 @@ def _chest(seat_mm: float) -> Manifold:
     return CrossSection([profile]).revolve(96)
 
 
+@functools.cache  # a section's 41 widths each ask for its height's span and row: worked out once a height
 def _span(z: float) -> tuple[float, float]:
     """The outline's back and front at height z."""
     found = []
@@ -123,11 +124,13 @@ def _span(z: float) -> tuple[float, float]:
     return min(found), max(found)
 
 
+@functools.cache
 def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     widths = drawing()["widths"]
     return np.array(widths["across"], float), np.array(widths["heights"], float), np.array(widths["half_mm"], float)
 
 
+@functools.cache
 def _row(z: float) -> np.ndarray:
     """The half widths across the section's depth at height z, between the table's rows."""
     across, heights, half = _table()

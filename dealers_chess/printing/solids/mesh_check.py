@@ -67,37 +67,42 @@ def _checked(faces: np.ndarray, vertices: np.ndarray) -> MeshCheck:
     n = np.int64(len(vertices))
     undirected = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
     directed = edges[:, 0] * n + edges[:, 1]
-    a, b, c = (vertices[faces[:, k]] for k in range(3))
-    cross = np.cross(b - a, c - a)
+    corners = [faces[:, k] for k in range(3)]
+    (ax, bx, cx), (ay, by, cy), (az, bz, cz) = ([np.take(column, k) for k in corners] for column in vertices.T)
+    volume = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)  # a . (b x c), as np.cross
+    ux, uy, uz, vx, vy, vz = bx - ax, by - ay, bz - az, cx - ax, cy - ay, cz - az
+    degenerate = (uy * vz == uz * vy) & (uz * vx == ux * vz) & (ux * vy == uy * vx)  # (b - a) x (c - a) is 0
     return MeshCheck(
         triangles=len(faces), open_edges=int((_counts(undirected) != 2).sum()),
-        misoriented_edges=int((_counts(directed) != 1).sum()),
-        volume_mm3=float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0),
-        bodies=_bodies(faces, len(vertices)), degenerate=int((~cross.any(axis=1)).sum()),
+        misoriented_edges=int((_counts(directed) != 1).sum()), volume_mm3=float(volume.sum() / 6.0),
+        bodies=_bodies(faces, len(vertices)), degenerate=int(degenerate.sum()),
     )
 
 
 def _merged(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(index of each point's vertex, float64 vertices): points that are the same float32 point merged.
 
-    Sorted on one 64-bit key mixed from the three coordinates' bits, so equal points lie side by side;
-    should two different points share a key (a run of equal keys holding different points), sorted on
-    the coordinates themselves."""
+    Sorted on one 64-bit key mixed from the coordinates' bits (x and y read as one 64-bit number in place),
+    so equal points lie side by side; should two different points share a key (a run of equal keys holding
+    different points), sorted on the coordinates themselves."""
     bits = np.ascontiguousarray(points + np.float32(0.0), dtype=np.float32).view(np.uint32)  # -0.0 is 0.0
-    wide = bits.astype(np.uint64)
-    key = ((wide[:, 0] << np.uint64(32)) | wide[:, 1]) * np.uint64(KEY_MIX) ^ wide[:, 2]
+    xy, z = np.ndarray((len(bits),), dtype=np.uint64, buffer=bits, strides=(12,)), bits[:, 2]
+    key = xy * np.uint64(KEY_MIX) ^ z
     order = np.argsort(key)
-    ordered = bits[order]
-    same = (ordered[1:] == ordered[:-1]).all(axis=1)
+    same = _same_as_before(xy[order], z[order])
     keys = key[order]
     if ((keys[1:] == keys[:-1]) & ~same).any():
-        order = np.lexsort((bits[:, 2], bits[:, 1], bits[:, 0]))
-        ordered = bits[order]
-        same = (ordered[1:] == ordered[:-1]).all(axis=1)
+        order = np.lexsort((z, xy))
+        same = _same_as_before(xy[order], z[order])
     new = np.concatenate(([True], ~same))
     index = np.empty(len(points), dtype=np.int64)
     index[order] = np.cumsum(new) - 1
-    return index, ordered[new].view(np.float32).astype(np.float64)
+    return index, bits[order[new]].view(np.float32).astype(np.float64)
+
+
+def _same_as_before(xy: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Whether each point (but the first) is the one before it."""
+    return (xy[1:] == xy[:-1]) & (z[1:] == z[:-1])
 
 
 def _counts(keys: np.ndarray) -> np.ndarray:

