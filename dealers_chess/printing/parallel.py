@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
@@ -81,6 +82,8 @@ def shared_workers(preload: Sequence[str] = ()) -> Iterator[None]:
     pool = None
     if usable_cores() > 1:
         pool = ProcessPoolExecutor(usable_cores(), _clean_context(preload), keep_freed_memory)
+        if START_METHOD == "forkserver":  # started now, it imports the preload modules while this process goes on
+            multiprocessing.forkserver.ensure_running()
     token = _shared.set(pool)
     try:
         yield

@@ -10,6 +10,7 @@ then: .venv/bin/python tests/benchmarks/bench_deal.py --against /tmp/dealer-prev
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import resource
 import statistics
@@ -26,7 +27,7 @@ USER_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDON
 
 @dataclass
 class Timings:
-    """Wall and CPU seconds (the process and its children: user + system) of each run of one `dealer`."""
+    """Wall and CPU seconds (the process and all it started: user + system) of each run of one `dealer`."""
 
     label: str
     dealer: Path
@@ -43,6 +44,7 @@ def dealers(description: str, runs: int) -> tuple[list[Timings], int]:
     parser.add_argument("--against", type=Path, help="another install's dealer executable (a previous release)")
     parser.add_argument("--runs", type=int, default=runs, help=f"runs of each command per dealer (default {runs})")
     args = parser.parse_args()
+    _adopt_descendants()
     found = [Timings("this tree", THIS_DEALER)]
     if args.against is not None:
         found.append(Timings(f"against {args.against}", args.against))
@@ -55,9 +57,29 @@ def run_timed(timings: Timings, args: list[str], cwd: str | None = None) -> None
     start = os.times().elapsed
     subprocess.run([str(timings.dealer), *args], cwd=cwd, check=True, capture_output=True, env=USER_ENV)
     wall = os.times().elapsed - start
+    _reap_descendants()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     timings.wall.append(wall)
     timings.cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+
+
+def _adopt_descendants() -> None:
+    """On Linux, become the parent of the processes a run leaves behind (a pool's fork server and its workers
+    are not the run's own children, so their CPU would not count): a child subreaper (prctl)."""
+    try:
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, TypeError, AttributeError):  # not Linux: their CPU goes uncounted
+        pass
+
+
+def _reap_descendants() -> None:
+    """Wait for the processes the last run left behind (adopted), so that their CPU counts in RUSAGE_CHILDREN."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
 
 
 def load_average() -> str:

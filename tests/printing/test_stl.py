@@ -18,7 +18,7 @@ from dealers_chess.printing import render_cache
 from dealers_chess.printing.solids import mesh_check
 from dealers_chess.printing.solids.mesh_check import check_mesh, check_triangles, triangles_of
 from dealers_chess.printing.solids.plates import EDGE_MM, PlateError, parse_bed, plan_plates, write_plates
-from dealers_chess.printing.solids.stl import StlError, write_stl
+from dealers_chess.printing.solids.stl import StlError, write_mesh_stl, write_stl
 from tests.built_once import shares_every_built_piece
 
 CATALOGUE = load_catalogue()
@@ -81,6 +81,21 @@ def test_a_broken_mesh_raises_and_leaves_no_file(tmp_path, damage, reason):
     with pytest.raises(StlError, match=reason):
         write_stl(path, damage(_triangles()), "knight")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.stl"]
+
+
+def test_a_mesh_stl_is_checked_as_its_triangles_are(tmp_path):
+    vertices, faces = build_piece(CATALOGUE.get("knight")).mesh()
+    check = write_mesh_stl(tmp_path / "knight.stl", vertices, faces, "knight")
+    assert check == check_triangles(triangles_of(vertices, faces)) and check.problems() == []
+    assert (tmp_path / "knight.stl").read_bytes()[80:] == _stl_bytes(tmp_path, triangles_of(vertices, faces))[80:]
+    with pytest.raises(StlError, match="3 edges not shared by exactly two triangles"):
+        write_mesh_stl(tmp_path / "broken.stl", vertices, faces[:-1], "knight")
+    assert not (tmp_path / "broken.stl").exists()
+
+
+def _stl_bytes(folder, triangles) -> bytes:
+    write_stl(folder / "soup.stl", triangles, "knight")
+    return (folder / "soup.stl").read_bytes()
 
 
 def test_an_existing_file_survives_a_failed_write(tmp_path):

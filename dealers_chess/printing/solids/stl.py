@@ -15,7 +15,7 @@ from stl import mesh as stl_mesh
 from dealers_chess.pieces.errors import DealerError
 from dealers_chess.pieces.model3d.model import PieceModel
 from dealers_chess.printing.files import write_atomic
-from dealers_chess.printing.solids.mesh_check import MeshCheck, check_triangles, triangles_of
+from dealers_chess.printing.solids.mesh_check import MeshCheck, check_mesh, check_triangles, triangles_of
 
 
 class StlError(DealerError):
@@ -24,7 +24,21 @@ class StlError(DealerError):
 
 def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodies: int = 1) -> MeshCheck:
     """Write a binary STL atomically; validate the written file first and raise StlError if it is not a valid solid."""
-    path = Path(path)
+    return _write(Path(path), triangles, name, expected_bodies)
+
+
+def write_mesh_stl(
+    path: str | Path, vertices: np.ndarray, faces: np.ndarray, name: str, expected_bodies: int = 1,
+) -> MeshCheck:
+    """write_stl of an indexed mesh's triangles: once the file is read back holding exactly those, the check
+    runs on the mesh itself (check_mesh: the same verdict as on the triangles, a third faster)."""
+    return _write(Path(path), triangles_of(vertices, faces), name, expected_bodies, (vertices, faces))
+
+
+def _write(
+    path: Path, triangles: np.ndarray, name: str, expected_bodies: int,
+    mesh: tuple[np.ndarray, np.ndarray] | None = None,
+) -> MeshCheck:
     data = np.zeros(len(triangles), dtype=stl_mesh.Mesh.dtype)
     data["vectors"] = triangles
     data["normals"] = unit_normals(triangles)
@@ -35,7 +49,9 @@ def write_stl(path: str | Path, triangles: np.ndarray, name: str, expected_bodie
 
     def validate(written_path: Path) -> None:
         written = stl_mesh.Mesh.from_file(str(written_path), calculate_normals=False, remove_empty_areas=False)
-        check = check_triangles(np.asarray(written.vectors, dtype=np.float32))
+        read = np.asarray(written.vectors, dtype=np.float32)
+        meant = mesh is not None and np.array_equal(read, data["vectors"])
+        check = check_mesh(*mesh) if meant and mesh is not None else check_triangles(read)
         problems = check.problems(expected_bodies)
         if problems:
             raise StlError(f"{path}: {name}: not a valid solid after writing: {'; '.join(problems)}")
@@ -65,4 +81,4 @@ def _binary_mode():
 def write_piece_stl(path: str | Path, model: PieceModel) -> MeshCheck:
     """Write one built piece as a validated STL."""
     vertices, faces = model.mesh()
-    return write_stl(path, triangles_of(vertices, faces), model.piece_id)
+    return write_mesh_stl(path, vertices, faces, model.piece_id)
