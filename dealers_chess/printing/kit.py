@@ -1,7 +1,8 @@
 """`dealer kit`: everything printable for the starter kit in one folder, as a plain list of steps.
 
 To add an output (3D pieces as STL, a rules booklet, ...), append a KitStep to KIT_STEPS: a label,
-how many progress units it takes and a function that writes its files and returns their paths.
+how many progress units it takes and a function that writes its files and returns their paths (and whether
+its work is on the worker processes, or needs the built pieces only partway: build_kit runs steps side by side).
 """
 
 from __future__ import annotations
