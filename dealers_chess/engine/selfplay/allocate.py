@@ -12,12 +12,11 @@ import math
 
 import numpy as np
 
-from dealers_chess.engine.selfplay.estimate import pawn_logit
+from dealers_chess.engine.selfplay.estimate import MIN_PAWN_LOGIT, pawn_logit
 from dealers_chess.engine.selfplay.imbalance import GUARD, KING, PAWN
 from dealers_chess.engine.selfplay.results import RecordedMatchup, Results, games_wanted
 
 MIN_PAIRS = 4  # every matchup a wide value stands on plays this many pairs first: a score to steer by
-MIN_PAWN_LOGIT = 0.02  # as in estimate: Pawn odds that lost say nothing
 
 
 def logit_weights(matchups: list[RecordedMatchup]) -> dict[str, dict[str, float]]:
@@ -27,7 +26,7 @@ def logit_weights(matchups: list[RecordedMatchup]) -> dict[str, dict[str, float]
     weights: dict[str, dict[str, float]] = {}
 
     def of(piece: str) -> dict[str, float]:
-        piece = GUARD if piece == KING else piece
+        piece = _measured(piece)
         matchup = by_target.get(piece)
         if matchup is None or piece in weights:
             return weights.get(piece, {})

@@ -21,6 +21,7 @@ from dealers_chess.engine.selfplay.results import LADDER_FACTOR, LADDER_IDS, Rec
 BOOTSTRAP = 2000
 BOOTSTRAP_SEED = 20261128
 LEVEL = 0.95
+MIN_PAWN_LOGIT = 0.02  # Pawn odds that lost say nothing: k is kept above 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ def _solve(results: Results, units: dict[str, np.ndarray], draws: dict[str, np.n
         s, n = _scores(units[matchup_id], None if draws is None else draws[matchup_id])
         return _logit(s, n)
 
-    scale = np.maximum(_pawn_logit(results, units, draws), 0.02)  # Pawn odds that lost say nothing: kept above 0
+    scale = np.maximum(_pawn_logit(results, units, draws), MIN_PAWN_LOGIT)
     values: dict[str, np.ndarray] = {PAWN: np.ones(size)}
     waiting = [m for m in results.matchups.values() if m.form != "scale" and m.id in units]
     while waiting:  # each matchup once the values it needs are known, whatever order the file has them in
